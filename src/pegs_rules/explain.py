@@ -1,0 +1,216 @@
+"""Why a move is illegal: the rule id that forbids it and a sentence.
+
+:func:`why_illegal` replays the move step by step on a working copy of the
+board and reports the first rule it breaks. It is only consulted for moves
+that :func:`~pegs_rules.legal_moves` does not list; the legal-move list
+stays the one authority on legality.
+"""
+
+from __future__ import annotations
+
+from pegs_rules.board import START, Location, is_home, location_name, team_of
+from pegs_rules.cards import COME_OUT_RANKS, Rank
+from pegs_rules.movegen import Tables, WorkBoard, forward_steps, plays_for_card, tables
+from pegs_rules.moves import Discard, Pass, Play, Step
+from pegs_rules.state import GameState
+
+_CARD_RULE = {Rank.ACE: "card.ace", Rank.SEVEN: "card.seven", Rank.EIGHT: "card.eight"}
+_CARD_RULE |= {Rank.NINE: "card.nine", Rank.JOKER: "card.joker"}
+_CARD_RULE |= {r: "card.face" for r in (Rank.JACK, Rank.QUEEN, Rank.KING)}
+
+Reason = tuple[str, str]
+"""A rule id and a sentence."""
+
+
+def card_rule(rank: Rank) -> str:
+    """The rule id that gives ``rank`` its meaning."""
+    return _CARD_RULE.get(rank, "card.number")
+
+
+def split_rule(rank: Rank) -> str:
+    """The rule id of splitting ``rank``."""
+    return "card.seven.split" if rank is Rank.SEVEN else card_rule(rank)
+
+
+def why_illegal(state: GameState, move: object) -> Reason:
+    """The first rule ``move`` breaks in ``state``, as ``(rule id, sentence)``."""
+    if not isinstance(move, (Play, Discard, Pass)):
+        return "turn.sequence", f"not a move: {move!r}"
+    if state.winner is not None:
+        return "game.end", f"the game is over: team {state.winner} has won"
+    seat = state.turn
+    hand = state.hands[seat]
+    if isinstance(move, Pass):
+        return "turn.discard", f"seat {seat} holds cards, so it must play or discard, not pass"
+    if not isinstance(move.card, Rank):
+        return "turn.sequence", f"not a card: {move.card!r}"
+    if move.card not in hand:
+        return "turn.sequence", f"seat {seat} holds no {move.card.symbol}"
+    if isinstance(move, Discard):
+        playable = sorted(r for r in set(hand) if r is not Rank.JOKER and plays_for_card(state, r))
+        cards = ", ".join(r.symbol for r in playable)
+        return (
+            "turn.must-play",
+            f"seat {seat} must play a card that can move ({cards}), not discard",
+        )
+    steps = move.steps
+    if not isinstance(steps, tuple) or not all(_is_step(s) for s in steps):
+        return "turn.sequence", f"steps must be a tuple of (seat, from, to) integers, not {steps!r}"
+    return _why_play(state, move.card, tuple(Step(*s) for s in steps))
+
+
+def _is_step(step: object) -> bool:
+    return (
+        isinstance(step, tuple)
+        and len(step) == 3
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in step)
+    )
+
+
+def _why_play(state: GameState, rank: Rank, steps: tuple[Step, ...]) -> Reason:
+    seat = state.turn
+    team = team_of(seat)
+    board = state.board
+    t = tables(state.players)
+    work = WorkBoard(t, state.pegs, team)
+    splits = rank in state.rules.split_ranks
+    if not steps or len(steps) > 2 or (len(steps) == 2 and not splits):
+        return card_rule(rank), f"a {rank.symbol} moves one peg" + (
+            " or splits over two" if splits else ""
+        )
+    total = forward_steps(rank, state.rules.face_value)
+    counts: list[int] = []
+    for index, (mover, src, dst) in enumerate(steps):
+        if not 0 <= mover < state.players:
+            return "board.sides", f"there is no seat {mover}"
+        if not (board.is_valid_location(src) and board.is_valid_location(dst)):
+            return "board.geometry", f"no such hole on a {state.players}-seat board"
+        if team_of(mover) != team:
+            mates = ", ".join(map(str, board.teammates(seat)))
+            return "team.control", f"seat {seat} may move only its team's pegs (seats {mates})"
+        if src == START and not work.start[mover]:
+            return "board.pegs", f"seat {mover} has no peg in its start area"
+        if src != START and not work.mask[mover] & t.bit[src]:
+            return "board.pegs", f"no peg of seat {mover} on {location_name(src)}"
+        if len(steps) == 2:
+            if src == START:
+                return split_rule(rank), "a split part cannot bring a peg out"
+            if index == 1 and steps[0].seat == mover and steps[0].dst == src:
+                return split_rule(rank), "a split moves two different pegs"
+        reason = _why_step(state, work, rank, Step(mover, src, dst), total, len(steps), counts)
+        if reason is not None:
+            return reason
+        if work.move(mover, src, dst) is None:
+            return (
+                "move.landing.in-spot",
+                "the team peg knocked off would go to its in-spot, where a peg of its colour stands",
+            )
+    if len(steps) == 2:
+        return split_rule(
+            rank
+        ), "this split leaves the same position as the other order, listed instead"
+    return (
+        "turn.sequence",
+        "not a legal move",
+    )  # pragma: no cover - every single step is checked above
+
+
+def _why_step(
+    state: GameState,
+    work: WorkBoard,
+    rank: Rank,
+    step: Step,
+    total: int,
+    parts: int,
+    counts: list[int],
+) -> Reason | None:
+    """The rule one step breaks on the working board, or ``None``."""
+    t = tables(state.players)
+    mover, src, dst = step
+    seats = state.board.teammates(state.turn)
+    where = location_name(dst)
+    if rank is Rank.JOKER:
+        if is_home(src):
+            return "card.joker.source", "a joker never moves a peg that is home"
+        if src != START and any(work.start[s] for s in seats):
+            return (
+                "card.joker.source",
+                "while a team start area holds a peg, a joker moves a peg from one",
+            )
+        target = work.at.get(dst) if not is_home(dst) and dst != START else None
+        if target is None:
+            return "card.joker", "a joker lands only on a track hole held by another peg"
+        if target == mover:
+            return "card.joker", "a joker cannot land on a peg of the moving peg's colour"
+        return None
+    if src == START:
+        if rank not in COME_OUT_RANKS:
+            return "card.come-out", "only an A, J, Q, K or a joker brings a peg out of a start area"
+        if dst != t.come_out[mover]:
+            return (
+                "card.come-out",
+                f"a peg coming out goes to its come-out hole {t.come_out[mover]}",
+            )
+        if work.at.get(dst) == mover:
+            return "move.blocking", f"a peg of the same colour already stands on {where}"
+        return None
+    if rank is Rank.EIGHT:
+        if is_home(src):
+            return "card.eight", "an 8 cannot move a peg in home"
+        back, passed = t.back[src][8]
+        if dst != back:
+            return "card.eight", f"an 8 moves a track peg exactly 8 holes back, to {back}"
+        if passed & work.mask[mover]:
+            return "move.blocking", "a peg may not pass or land on a peg of its own colour"
+        return None
+    paths = _forward_paths(t, mover, src)
+    if parts == 2:
+        fits = [n for n in range(1, total) if _path_to(paths, n, dst)]
+        want = total - counts[0] if counts else None
+        if not fits or (want is not None and want not in fits):
+            return split_rule(rank), f"the two parts of a split are forward moves totalling {total}"
+        count = want if want is not None else fits[0]
+        counts.append(count)
+    else:
+        count = total
+    path = _path_to(paths, count, dst)
+    if path is None:
+        if is_home(dst) and is_home(src):
+            return (
+                "move.in-home",
+                f"a peg in home moves exactly {count} holes forward, never out of home",
+            )
+        if is_home(dst):
+            return (
+                "move.home-entry",
+                "a peg enters home only if the count ends exactly on a home hole",
+            )
+        return card_rule(rank), f"a {rank.symbol} moves a peg exactly {count} holes forward"
+    blockers = path[1] & work.mask[mover]
+    if blockers:
+        if is_home(src):
+            return "move.in-home", "a peg in home may not pass or land on another peg"
+        if blockers >> t.length:
+            return "move.home-entry", "a peg enters home only past and onto empty home holes"
+        return "move.blocking", "a peg may not pass or land on a peg of its own colour"
+    return None
+
+
+def _forward_paths(
+    t: Tables, mover: int, src: Location
+) -> list[tuple[tuple[Location, int] | None, ...]]:
+    """Forward paths of a peg by count: its home lane, or the track and the way home."""
+    if is_home(src):
+        return [t.lane[src]]
+    return [t.track[src], t.entry[mover][src]]
+
+
+def _path_to(
+    paths: list[tuple[tuple[Location, int] | None, ...]], n: int, dst: Location
+) -> tuple[Location, int] | None:
+    """The ``n``-step path among ``paths`` that ends on ``dst``, if any."""
+    for row in paths:
+        path = row[n]
+        if path is not None and path[0] == dst:
+            return path
+    return None

@@ -1,0 +1,76 @@
+"""Move values: what a player may do on a turn.
+
+A move is one of :class:`Play` (a card and the steps it makes),
+:class:`Discard` (``turn.discard``) or :class:`Pass` (an empty hand,
+``turn.reshuffle``). All are frozen, hashable and equal by value.
+
+Notation (``str(move)``):
+
+* a play is the card symbol followed by its steps, each ``seat:from-to``
+  with locations written as in :func:`pegs_rules.board.location_name`:
+  ``K 1:s-26`` (come out), ``5 0:12-17``, ``8 0:8-0``, ``7 0:70-h2 2:33-37``
+  (a split, parts in the order they are carried out), ``JK 0:s-40``;
+* a discard is ``discard`` and the card: ``discard 7``;
+* a pass is ``pass``.
+
+Pegs knocked away by a landing are consequences, not steps, and are not
+written.
+
+>>> from pegs_rules.board import START, home
+>>> str(Play(Rank.SEVEN, (Step(0, 70, home(2)), Step(2, 33, 37))))
+'7 0:70-h2 2:33-37'
+>>> str(Play(Rank.KING, (Step(1, START, 26),)))
+'K 1:s-26'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from pegs_rules.board import Location, location_name
+from pegs_rules.cards import Rank
+
+
+class Step(NamedTuple):
+    """One peg of colour ``seat`` moving from ``src`` to ``dst``."""
+
+    seat: int
+    src: Location
+    dst: Location
+
+    def __str__(self) -> str:
+        return f"{self.seat}:{location_name(self.src)}-{location_name(self.dst)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card`` and carry out ``steps`` in order (one, or two for a split)."""
+
+    card: Rank
+    steps: tuple[Step, ...]
+
+    def __str__(self) -> str:
+        return " ".join([self.card.symbol, *map(str, self.steps)])
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard ``card`` without moving (``turn.discard``)."""
+
+    card: Rank
+
+    def __str__(self) -> str:
+        return f"discard {self.card.symbol}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass: only for a player with no cards (``turn.reshuffle``)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Move = Play | Discard | Pass
+"""Any move."""

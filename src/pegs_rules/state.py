@@ -1,0 +1,156 @@
+"""The game state: an immutable value holding everything about a game.
+
+Build one with :func:`pegs_rules.new_game` (dealt from a seed) or
+:func:`pegs_rules.position.parse_position` (from a readable description);
+change it only with :func:`pegs_rules.apply`, which returns a new state.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+from pegs_rules.board import PEGS_PER_SEAT, START, Board, Location, is_home, location_name, team_of
+from pegs_rules.cards import Rank, build_deck, format_cards
+from pegs_rules.errors import PositionError
+from pegs_rules.rules import ARIZONA, Rules
+
+
+@cache
+def board_for(players: int) -> Board:
+    """The (shared) :class:`Board` for ``players`` seats."""
+    return Board(players)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A complete game position, including hidden cards.
+
+    Attributes:
+        rules: the preset in force.
+        pegs: for each seat, the sorted locations of its 5 pegs.
+        hands: for each seat, its cards in rank order (hidden from the others).
+        draw_pile: the face-down draw pile, top card first (hidden from all).
+        discard_pile: the face-up discard pile, most recent card last.
+        turn: the seat to act.
+        dealer: the seat that dealt.
+        seed: the game's seed; all chance derives from it.
+        reshuffles: how many times the discard pile has been reshuffled.
+        ply: how many turns have been taken.
+        winner: the winning team (0 or 1), or ``None`` while the game goes on.
+    """
+
+    rules: Rules
+    pegs: tuple[tuple[Location, ...], ...]
+    hands: tuple[tuple[Rank, ...], ...]
+    draw_pile: tuple[Rank, ...]
+    discard_pile: tuple[Rank, ...]
+    turn: int
+    dealer: int
+    seed: int
+    reshuffles: int = 0
+    ply: int = 0
+    winner: int | None = None
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.pegs)
+
+    @property
+    def board(self) -> Board:
+        """The board geometry."""
+        return board_for(len(self.pegs))
+
+    @property
+    def is_over(self) -> bool:
+        """True once a team has every peg home (``game.end``)."""
+        return self.winner is not None
+
+    @property
+    def draw_pile_size(self) -> int:
+        """Cards left in the draw pile (public; the order is not)."""
+        return len(self.draw_pile)
+
+    def hand(self, seat: int) -> tuple[Rank, ...]:
+        """The cards ``seat`` holds."""
+        return self.hands[seat]
+
+    def team_pegs_home(self, team: int) -> int:
+        """How many pegs of ``team`` are in their home lanes."""
+        return sum(
+            is_home(p) for s, locs in enumerate(self.pegs) if team_of(s) == team for p in locs
+        )
+
+    def __repr__(self) -> str:
+        status = (
+            f"team {self.winner} won" if self.winner is not None else f"seat {self.turn} to act"
+        )
+        return (
+            f"<GameState {self.rules.name} {self.players}p ply {self.ply}: {status}, "
+            f"draw {len(self.draw_pile)}, discard {len(self.discard_pile)}>"
+        )
+
+    def __str__(self) -> str:
+        """The position in the text form that :func:`~pegs_rules.position.parse_position` reads."""
+        lines = [f"rules: {self.rules.name}", f"players: {self.players}", f"turn: {self.turn}"]
+        lines.append(f"dealer: {self.dealer}")
+        for seat, locs in enumerate(self.pegs):
+            lines.append(f"pegs {seat}: " + " ".join(location_name(p) for p in locs))
+        for seat, hand in enumerate(self.hands):
+            lines.append(f"hand {seat}: {format_cards(hand)}".rstrip())
+        lines.append(f"draw: {format_cards(self.draw_pile)}".rstrip())
+        lines.append(f"discard: {format_cards(self.discard_pile)}".rstrip())
+        if self.winner is not None:
+            lines.append(f"winner: {self.winner}")
+        return "\n".join(lines)
+
+
+def new_game(
+    players: int = 4, *, seed: int, rules: Rules = ARIZONA, dealer: int | None = None
+) -> GameState:
+    """Shuffle and deal a new game from ``seed`` (``deal.dealer``, ``deal.hands``).
+
+    The dealer is drawn from the seed unless given; cards are dealt one at a
+    time clockwise from the dealer's left, and that seat acts first.
+
+    >>> game = new_game(4, seed=1)
+    >>> game.turn == (game.dealer + 1) % 4, [len(h) for h in game.hands], game.draw_pile_size
+    (True, [5, 5, 5, 5], 142)
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise PositionError(f"seed must be an int, not {seed!r}")
+    if isinstance(players, bool) or players not in rules.player_counts:
+        raise PositionError(
+            f"preset {rules.name!r} allows {rules.player_counts} players, not {players!r}"
+        )
+    rng = random.Random(seed)
+    if dealer is None:
+        dealer = rng.randrange(players)
+    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise PositionError(f"dealer must be a seat 0..{players - 1}, not {dealer!r}")
+    deck = list(build_deck(*rules.deck_for(players)))
+    rng.shuffle(deck)
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    hands: list[list[Rank]] = [[] for _ in range(players)]
+    dealt = 0
+    for _ in range(rules.hand_size):
+        for seat in order:
+            hands[seat].append(deck[dealt])
+            dealt += 1
+    return GameState(
+        rules=rules,
+        pegs=((START,) * PEGS_PER_SEAT,) * players,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        draw_pile=tuple(deck[dealt:]),
+        discard_pile=(),
+        turn=order[0],
+        dealer=dealer,
+        seed=seed,
+    )
+
+
+def reshuffle_rng(seed: int, reshuffles: int) -> random.Random:
+    """The generator for reshuffle number ``reshuffles`` of game ``seed`` (``turn.reshuffle``)."""
+    return random.Random(f"pegs-rules/{seed}/reshuffle/{reshuffles}")

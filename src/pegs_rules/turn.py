@@ -1,0 +1,106 @@
+"""Carrying out a turn: :func:`apply`.
+
+``turn.sequence``: the seat to act plays one card (or discards it), the move
+is carried out, then the seat draws back up to its hand size, reshuffling the
+discard pile into a new draw pile when the draw pile runs out
+(``turn.reshuffle``). The next turn belongs to the next seat clockwise
+(``turn.order``). The move that brings a team's last peg home ends the game
+at once, with no draw (``game.end``).
+"""
+
+from __future__ import annotations
+
+from pegs_rules.board import Location, is_home, team_of
+from pegs_rules.cards import Rank
+from pegs_rules.errors import IllegalMoveError
+from pegs_rules.explain import why_illegal
+from pegs_rules.movegen import has_playable_card, plays_for_card
+from pegs_rules.moves import Discard, Move, Pass, Play, Step
+from pegs_rules.state import GameState, reshuffle_rng
+
+
+def apply(state: GameState, move: Move) -> GameState:
+    """The state after the seat to act makes ``move``; ``state`` is unchanged.
+
+    Raises :class:`~pegs_rules.errors.IllegalMoveError`, naming the rule id
+    that forbids it, for any move not in :func:`~pegs_rules.legal_moves`.
+
+    >>> from pegs_rules import new_game, legal_moves
+    >>> game = new_game(4, seed=1)
+    >>> after = apply(game, legal_moves(game)[0])
+    >>> after.turn == (game.turn + 1) % 4, after.ply
+    (True, 1)
+    """
+    if state.winner is None:
+        hand = state.hands[state.turn]
+        if isinstance(move, Play) and isinstance(move.card, Rank) and move.card in hand:
+            effects = plays_for_card(state, move.card).get(move)
+            if effects is not None:
+                return _finish(state, move.card, effects)
+        elif isinstance(move, Discard) and isinstance(move.card, Rank) and move.card in hand:
+            if not has_playable_card(state):
+                return _finish(state, move.card, [])
+        elif isinstance(move, Pass) and not hand:
+            return _finish(state, None, [])
+    rule, reason = why_illegal(state, move)
+    raise IllegalMoveError(rule, reason)
+
+
+def _finish(state: GameState, card: Rank | None, effects: list[Step]) -> GameState:
+    """Discard ``card``, carry out ``effects``, check for the win, draw, pass the turn."""
+    seat = state.turn
+    pegs = _moved(state.pegs, effects) if effects else state.pegs
+    hand = list(state.hands[seat])
+    discard = state.discard_pile
+    if card is not None:
+        hand.remove(card)
+        discard = (*discard, card)
+    winner = None
+    team = team_of(seat)
+    if effects and all(
+        is_home(p) for s, locs in enumerate(pegs) if team_of(s) == team for p in locs
+    ):
+        winner = team  # game.end: nothing is drawn
+    draw = state.draw_pile
+    reshuffles = state.reshuffles
+    if winner is None:
+        need = state.rules.hand_size - len(hand)
+        while need > 0 and (draw or discard):
+            if not draw:  # turn.reshuffle
+                pile = list(discard)
+                reshuffle_rng(state.seed, reshuffles).shuffle(pile)
+                draw, discard = tuple(pile), ()
+                reshuffles += 1
+            taken = draw[:need]
+            hand.extend(taken)
+            draw = draw[len(taken) :]
+            need -= len(taken)
+    hands = list(state.hands)
+    hands[seat] = tuple(sorted(hand))
+    return GameState(
+        rules=state.rules,
+        pegs=pegs,
+        hands=tuple(hands),
+        draw_pile=draw,
+        discard_pile=discard,
+        turn=seat if winner is not None else (seat + 1) % len(state.pegs),
+        dealer=state.dealer,
+        seed=state.seed,
+        reshuffles=reshuffles,
+        ply=state.ply + 1,
+        winner=winner,
+    )
+
+
+def _moved(
+    pegs: tuple[tuple[Location, ...], ...], effects: list[Step]
+) -> tuple[tuple[Location, ...], ...]:
+    """``pegs`` with every step of ``effects`` carried out in order."""
+    new = [list(locs) for locs in pegs]
+    changed = set()
+    for seat, src, dst in effects:
+        locs = new[seat]
+        locs.remove(src)
+        locs.append(dst)
+        changed.add(seat)
+    return tuple(tuple(sorted(locs)) if s in changed else pegs[s] for s, locs in enumerate(new))
