@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pegs_rules.board import location_name, team_of
 from pegs_rules.bots import Bot, GreedyBot, RandomBot
@@ -13,7 +13,7 @@ from pegs_rules.movegen import legal_moves
 from pegs_rules.state import new_game
 from pegs_rules.turn import apply
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def demo(players: int, seed: int, bot_names: Sequence[str], max_turns: int) -> int:

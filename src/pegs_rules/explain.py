@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pegs_rules.board import START, Location, is_home, location_name, team_of
 from pegs_rules.cards import COME_OUT_RANKS, Rank
-from pegs_rules.movegen import Tables, WorkBoard, forward_steps, plays_for_card, tables
+from pegs_rules.movegen import Tables, WorkBoard, forward_steps, hand_plays, tables
 from pegs_rules.moves import Discard, Pass, Play, Step
 from pegs_rules.state import GameState
 
@@ -47,7 +47,7 @@ def why_illegal(state: GameState, move: object) -> Reason:
     if move.card not in hand:
         return "turn.sequence", f"seat {seat} holds no {move.card.symbol}"
     if isinstance(move, Discard):
-        playable = sorted(r for r in set(hand) if r is not Rank.JOKER and plays_for_card(state, r))
+        playable = [r for r, plays in hand_plays(state).items() if plays and r is not Rank.JOKER]
         cards = ", ".join(r.symbol for r in playable)
         return (
             "turn.must-play",

@@ -22,7 +22,7 @@ blocking test is one ``&``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from pegs_rules.board import HOME_HOLES, START, Board, Location, home, team_of
 from pegs_rules.cards import COME_OUT_RANKS, FACE_RANKS, Rank
@@ -48,6 +48,7 @@ class Tables:
     back: tuple[tuple[_Path, ...], ...]  # back[hole][n]: n holes counter-clockwise
     entry: tuple[tuple[tuple[_Path | None, ...], ...], ...]  # entry[seat][hole][n]
     lane: dict[Location, tuple[_Path | None, ...]]  # lane[home(k)][n]: within home
+    reach: tuple[dict[Location, tuple[int, ...]], ...]  # reach[seat][loc][n]: every hole read
 
 
 @cache
@@ -80,6 +81,7 @@ def tables(players: int) -> Tables:
                 for n in steps
             ),
         )
+    reach = tuple(_reach(bit, track, entry[seat], lane) for seat in board.seats)
     return Tables(
         length=length,
         bit=bit,
@@ -89,7 +91,30 @@ def tables(players: int) -> Tables:
         back=back,
         entry=entry,
         lane=lane,
+        reach=reach,
     )
+
+
+def _reach(
+    bit: dict[Location, int],
+    track: tuple[tuple[_Path, ...], ...],
+    entry: tuple[tuple[_Path | None, ...], ...],
+    lane: dict[Location, tuple[_Path | None, ...]],
+) -> dict[Location, tuple[int, ...]]:
+    """For one colour: the peg's hole and every hole an n-step forward move passes or lands on."""
+    reach: dict[Location, tuple[int, ...]] = {}
+    for loc in list(range(len(track))) + list(lane):
+        rows = (lane[loc],) if loc in lane else (track[loc], entry[loc])
+        masks = []
+        for n in range(MAX_STEPS + 1):
+            mask = bit[loc]
+            for row in rows:
+                path = row[n]
+                if path is not None:
+                    mask |= path[1]
+            masks.append(mask)
+        reach[loc] = tuple(masks)
+    return reach
 
 
 def _mask_of(bit: dict[Location, int], holes: list[Location]) -> int:
@@ -146,52 +171,69 @@ class WorkBoard:
             self.mask.append(m)
             self.start.append(n_start)
 
-    def move(self, seat: int, src: Location, dst: Location) -> list[Step] | None:
-        """Move a peg of ``seat`` from ``src`` to ``dst`` and settle the landing.
+    def resolve(self, seat: int, src: Location, dst: Location) -> list[Step] | None:
+        """The changes of moving a peg of ``seat`` from ``src`` to ``dst``, landing settled.
 
         ``move.landing``: an opponent's peg knocked off goes to its start; a
         team peg goes to its own in-spot, which is itself a landing
-        (``move.landing.in-spot``), possibly knocking on another peg.
-        Returns the changes made, or ``None`` (and changes nothing) if the
-        landing is illegal. The caller has already checked blocking.
+        (``move.landing.in-spot``): a peg of its colour there makes the
+        whole move illegal (``None``), an opponent there goes to its start,
+        another team colour goes on to its own in-spot. The caller has
+        already checked blocking. The board is not changed.
         """
-        bit = self.t.bit
-        at = self.at
-        mask = self.mask
-        changes = [Step(seat, src, dst)]
-        if src == START:
-            self.start[seat] -= 1
-        else:
-            mask[seat] ^= bit[src]
-            if src < 1000:
-                del at[src]
-        mask[seat] |= bit[dst]
+        first = Step(seat, src, dst)
         if dst > 1000:
-            return changes
-        victim = at.get(dst)
-        at[dst] = seat
+            return [first]
+        victim = self.at.get(dst)
+        if victim is None:
+            return [first]
+        changes = [first]
+        placed: dict[Location, int | None] = {dst: seat}
+        if 0 <= src < 1000:
+            placed[src] = None
         hole = dst
         while victim is not None:
             if team_of(victim) != self.team:
-                mask[victim] ^= bit[hole]
-                self.start[victim] += 1
                 changes.append(Step(victim, hole, START))
                 break
             spot = self.t.in_spot[victim]
-            after = at.get(spot)
+            after = placed[spot] if spot in placed else self.at.get(spot)
             if spot == hole or after == victim:
-                at[hole] = victim  # put the victim back before unwinding
-                self.undo(changes)
                 return None
-            mask[victim] ^= bit[hole] | bit[spot]
-            at[spot] = victim
             changes.append(Step(victim, hole, spot))
+            placed[spot] = victim
             victim = after
             hole = spot
         return changes
 
+    def move(self, seat: int, src: Location, dst: Location) -> list[Step] | None:
+        """Carry out :meth:`resolve`'s changes on the board; return them (or ``None``)."""
+        changes = self.resolve(seat, src, dst)
+        if changes is not None:
+            self.perform(changes)
+        return changes
+
+    def perform(self, changes: list[Step]) -> None:
+        """Carry out ``changes`` in order."""
+        bit = self.t.bit
+        at = self.at
+        mask = self.mask
+        for seat, src, dst in changes:
+            if src == START:
+                self.start[seat] -= 1
+            else:
+                mask[seat] ^= bit[src]
+                if src < 1000 and at.get(src) == seat:
+                    del at[src]
+            if dst == START:
+                self.start[seat] += 1
+            else:
+                mask[seat] |= bit[dst]
+                if dst < 1000:
+                    at[dst] = seat
+
     def undo(self, changes: list[Step]) -> None:
-        """Reverse :meth:`move`."""
+        """Reverse :meth:`perform`."""
         bit = self.t.bit
         at = self.at
         mask = self.mask
@@ -243,39 +285,76 @@ def forward_steps(rank: Rank, face_value: int) -> int:
 
 
 Resolutions = dict[Play, list[Step]]
-"""Each legal play of one card with the changes it makes, landings included."""
+"""Legal plays of one card with the changes each makes, landings included."""
+Plays = list[tuple[Play, list[Step]]]
+""":data:`Resolutions` in the documented order."""
 
 
-def plays_for_card(state: GameState, rank: Rank) -> Resolutions:
-    """Every legal play of ``rank`` by the seat to act, ignoring must-play."""
-    t = tables(state.players)
-    team = team_of(state.turn)
-    work = WorkBoard(t, state.pegs, team)
-    seats = [s for s in range(state.players) if team_of(s) == team]
+def hand_plays(state: GameState) -> dict[Rank, Plays]:
+    """Every legal play of each rank the seat to act holds, ignoring must-play.
+
+    The result is memoised and shared between calls: treat it as read-only.
+    """
+    rules = state.rules
+    ranks = tuple(sorted(set(state.hands[state.turn])))
+    return _hand_plays(state.pegs, team_of(state.turn), ranks, rules.face_value, rules.split_ranks)
+
+
+@lru_cache(maxsize=4096)
+def _hand_plays(
+    pegs: tuple[tuple[Location, ...], ...],
+    team: int,
+    ranks: tuple[Rank, ...],
+    face_value: int,
+    split_ranks: tuple[Rank, ...],
+) -> dict[Rank, Plays]:
+    work = WorkBoard(tables(len(pegs)), pegs, team)
+    seats = [s for s in range(len(pegs)) if team_of(s) == team]
+    return {
+        rank: _card_plays(work, pegs, seats, rank, face_value, rank in split_ranks)
+        for rank in ranks
+    }
+
+
+def _card_plays(
+    work: WorkBoard,
+    pegs: tuple[tuple[Location, ...], ...],
+    seats: list[int],
+    rank: Rank,
+    face_value: int,
+    splits: bool,
+) -> Plays:
+    """Every legal play of ``rank`` by ``seats``' team on ``work``'s board."""
+    t = work.t
     out: Resolutions = {}
 
+    at = work.at
+
     def tryout(seat: int, src: Location, dst: Location) -> None:
-        changes = work.move(seat, src, dst)
+        if dst > 1000 or dst not in at:  # nothing to knock off
+            step = Step(seat, src, dst)
+            out[Play(rank, (step,))] = [step]
+            return
+        changes = work.resolve(seat, src, dst)
         if changes is not None:
-            out[Play(rank, (Step(seat, src, dst),))] = changes
-            work.undo(changes)
+            out[Play(rank, (changes[0],))] = changes
 
     if rank in COME_OUT_RANKS:  # card.come-out
         for seat in seats:
             if work.start[seat] and work.at.get(t.come_out[seat]) != seat:
                 tryout(seat, START, t.come_out[seat])
-    n = forward_steps(rank, state.rules.face_value)
+    n = forward_steps(rank, face_value)
     if n:  # card.ace, card.number, card.face, card.seven, card.nine
         for seat in seats:
-            for src in state.pegs[seat]:
+            for src in pegs[seat]:
                 if src != START:
                     for dst in work.forward(seat, src, n):
                         tryout(seat, src, dst)
-        if rank in state.rules.split_ranks:
-            _splits(work, state, rank, n, seats, out)
+        if splits:
+            _splits(work, pegs, seats, rank, n, out)
     elif rank is Rank.EIGHT:  # card.eight
         for seat in seats:
-            for src in state.pegs[seat]:
+            for src in pegs[seat]:
                 if 0 <= src < 1000:
                     dst, passed = t.back[src][8]
                     if not passed & work.mask[seat]:
@@ -285,47 +364,133 @@ def plays_for_card(state: GameState, rank: Rank) -> Resolutions:
         if any(work.start[s] for s in seats):
             sources = [(s, START) for s in seats if work.start[s]]
         else:
-            sources = [(s, p) for s in seats for p in state.pegs[s] if 0 <= p < 1000]
+            sources = [(s, p) for s in seats for p in pegs[s] if 0 <= p < 1000]
         for seat, src in sources:
             for dst, colour in targets:
                 if colour != seat:
                     tryout(seat, src, dst)
-    return dict(sorted(out.items(), key=lambda item: item[0].steps))
+    return sorted(out.items(), key=lambda item: item[0].steps)
 
 
 def _splits(
-    work: WorkBoard, state: GameState, rank: Rank, total: int, seats: list[int], out: Resolutions
+    work: WorkBoard,
+    pegs: tuple[tuple[Location, ...], ...],
+    seats: list[int],
+    rank: Rank,
+    total: int,
+    out: Resolutions,
 ) -> None:
-    """``card.seven.split`` (and the 9): two distinct pegs, parts a + b = total, in order."""
-    pegs = [(s, p) for s in seats for p in state.pegs[s] if p != START]
-    seen: dict[tuple[object, ...], Play] = {}
-    for i, (s1, p1) in enumerate(pegs):
-        for a in range(1, total):
-            b = total - a
-            for d1 in work.forward(s1, p1, a):
-                first = work.move(s1, p1, d1)
-                if first is None:
+    """``card.seven.split`` (and the 9): two distinct pegs, parts a + b = total, in order.
+
+    Each part is judged on the board the previous part left. Most pairs of
+    parts do not interact: neither part touches a hole the other one reads
+    (its own hole, its paths, the team's in-spots). Such a pair gives the
+    same result in both orders; it is built from the single-part results on
+    the unchanged board and listed once, in the order that sorts first.
+    Interacting pairs are carried out in full, and an order that leaves the
+    same position as the other is dropped.
+    """
+    t = work.t
+    bit = t.bit
+    movers = [(s, p) for s in seats for p in pegs[s] if p != START]
+    spots = 0
+    for s in seats:
+        spots |= bit[t.in_spot[s]]
+    reads: list[list[int]] = []  # reads[i][n]: every hole peg i's n-step part looks at
+    parts: list[list[list[tuple[Step, list[Step], int]]]] = []  # its legal n-step parts
+    at = work.at
+    for s, p in movers:
+        reach = t.reach[s][p]
+        reads.append([r | spots for r in reach[:total]])
+        row: list[list[tuple[Step, list[Step], int]]] = [[]]
+        for n in range(1, total):
+            legal = []
+            for dst in work.forward(s, p, n):
+                if dst > 1000 or dst not in at:  # nothing to knock off
+                    step = Step(s, p, dst)
+                    legal.append((step, [step], bit[p] | bit[dst]))
                     continue
-                for j, (s2, p2) in enumerate(pegs):
-                    if j == i:
+                changes = work.resolve(s, p, dst)
+                if changes is not None:
+                    legal.append((changes[0], changes, _touched(bit, changes)))
+            row.append(legal)
+        parts.append(row)
+
+    seen: dict[tuple[int, ...], Play] = {}
+
+    def keep(key: tuple[int, ...], play: Play, changes: list[Step]) -> None:
+        """Keep ``play`` unless another order of the same parts already leaves this position."""
+        other = seen.get(key)
+        if other is None or play.steps < other.steps:
+            if other is not None:
+                del out[other]
+            seen[key] = play
+            out[play] = changes
+
+    def both(key: tuple[int, ...], first: Step, changes1: list[Step], changes2: list[Step]) -> None:
+        """Two parts whose second is unaffected by the first: carry both out and keep."""
+        work.perform(changes1)
+        work.perform(changes2)
+        keep((*key, *work.mask, *work.start), Play(rank, (first, changes2[0])), changes1 + changes2)
+        work.undo(changes2)
+        work.undo(changes1)
+
+    def after(key: tuple[int, ...], first: Step, changes1: list[Step], k: int, n: int) -> None:
+        """Carry out ``first``, then try every ``n``-step part of peg ``k`` from where it is."""
+        work.perform(changes1)
+        seat, src = movers[k]
+        for moved in changes1[1:]:  # knocked to its in-spot by the first part?
+            if moved.seat == seat and moved.src == src:
+                src = moved.dst
+        for dst in work.forward(seat, src, n):
+            more = work.move(seat, src, dst)
+            if more is not None:
+                play = Play(rank, (first, more[0]))
+                keep((*key, *work.mask, *work.start), play, changes1 + more)
+                work.undo(more)
+        work.undo(changes1)
+
+    count = len(movers)
+    for a in range(1, total):
+        b = total - a
+        for i in range(count):
+            parts_a = parts[i][a]
+            reads_a = reads[i][a]
+            for j in range(i + 1, count):
+                parts_b = parts[j][b]
+                if not parts_a and not parts_b:
+                    continue  # neither part can go first
+                reads_b = reads[j][b]
+                key = (i, j, a)
+                for x, changes_x, touched_x in parts_a:  # peg i first
+                    if touched_x & reads_b:
+                        after(key, x, changes_x, j, b)
                         continue
-                    for moved in first[1:]:  # knocked to its in-spot by the first part?
-                        if moved.seat == s2 and moved.src == p2:
-                            p2 = moved.dst
-                    for d2 in work.forward(s2, p2, b):
-                        second = work.move(s2, p2, d2)
-                        if second is None:
-                            continue
-                        play = Play(rank, (Step(s1, p1, d1), Step(s2, p2, d2)))
-                        key = (min((i, a), (j, b)), max((i, a), (j, b)), *work.mask, *work.start)
-                        other = seen.get(key)
-                        if other is None or play.steps < other.steps:
-                            if other is not None:
-                                del out[other]
-                            seen[key] = play
-                            out[play] = first + second
-                        work.undo(second)
-                work.undo(first)
+                    for y, changes_y, touched_y in parts_b:
+                        if touched_y & reads_a:
+                            both(key, x, changes_x, changes_y)
+                        elif x < y:  # independent parts: one move, in the order that sorts first
+                            out[Play(rank, (x, y))] = changes_x + changes_y
+                        else:
+                            out[Play(rank, (y, x))] = changes_y + changes_x
+                for y, changes_y, touched_y in parts_b:  # peg j first
+                    if touched_y & reads_a:
+                        after(key, y, changes_y, i, a)
+                        continue
+                    for _, changes_x, touched_x in parts_a:
+                        if touched_x & reads_b:
+                            both(key, y, changes_y, changes_x)
+
+
+def _touched(bit: dict[Location, int], changes: list[Step]) -> int:
+    """The mask of every hole ``changes`` empties or fills."""
+    mask = 0
+    for _, src, dst in changes:
+        if src != START:
+            mask |= bit[src]
+        if dst != START:
+            mask |= bit[dst]
+    return mask
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -338,23 +503,17 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     """
     if state.winner is not None:
         return ()
-    hand = state.hands[state.turn]
-    if not hand:
+    if not state.hands[state.turn]:
         return (Pass(),)
     moves: list[Move] = []
-    must_play = False
-    for rank in sorted(set(hand)):
-        plays = plays_for_card(state, rank)
-        if plays and rank is not Rank.JOKER:
-            must_play = True
-        moves.extend(plays)
-    if not must_play:
-        moves.extend(Discard(r) for r in sorted(set(hand)))
+    by_rank = hand_plays(state)
+    for plays in by_rank.values():
+        moves.extend(play for play, _ in plays)
+    if not has_playable_card(state):
+        moves.extend(Discard(r) for r in by_rank)
     return tuple(moves)
 
 
 def has_playable_card(state: GameState) -> bool:
     """True if the seat to act holds a card other than a joker with a legal play."""
-    return any(
-        plays_for_card(state, r) for r in set(state.hands[state.turn]) if r is not Rank.JOKER
-    )
+    return any(plays for rank, plays in hand_plays(state).items() if rank is not Rank.JOKER)

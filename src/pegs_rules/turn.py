@@ -14,7 +14,7 @@ from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
 from pegs_rules.errors import IllegalMoveError
 from pegs_rules.explain import why_illegal
-from pegs_rules.movegen import has_playable_card, plays_for_card
+from pegs_rules.movegen import hand_plays, has_playable_card
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
 from pegs_rules.state import GameState, reshuffle_rng
 
@@ -34,9 +34,9 @@ def apply(state: GameState, move: Move) -> GameState:
     if state.winner is None:
         hand = state.hands[state.turn]
         if isinstance(move, Play) and isinstance(move.card, Rank) and move.card in hand:
-            effects = plays_for_card(state, move.card).get(move)
-            if effects is not None:
-                return _finish(state, move.card, effects)
+            for play, effects in hand_plays(state)[move.card]:
+                if play == move:
+                    return _finish(state, move.card, effects)
         elif isinstance(move, Discard) and isinstance(move.card, Rank) and move.card in hand:
             if not has_playable_card(state):
                 return _finish(state, move.card, [])
