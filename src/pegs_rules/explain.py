@@ -106,9 +106,10 @@ def _why_play(state: GameState, rank: Rank, steps: tuple[Step, ...]) -> Reason:
                 "the team peg knocked off would go to its in-spot, where a peg of its colour stands",
             )
     if len(steps) == 2:
-        return split_rule(
-            rank
-        ), "this split leaves the same position as the other order, listed instead"
+        return (
+            "card.seven.split.order",
+            "this split leaves the same position as the other order, which is the listed move",
+        )
     return (
         "turn.sequence",
         "not a legal move",

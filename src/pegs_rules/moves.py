@@ -2,7 +2,7 @@
 
 A move is one of :class:`Play` (a card and the steps it makes),
 :class:`Discard` (``turn.discard``) or :class:`Pass` (an empty hand,
-``turn.reshuffle``). All are frozen, hashable and equal by value.
+``turn.pass``). All are frozen, hashable and equal by value.
 
 Notation (``str(move)``):
 
@@ -66,7 +66,7 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """Pass: only for a player with no cards (``turn.reshuffle``)."""
+    """Pass: only for a player with no cards (``turn.pass``)."""
 
     def __str__(self) -> str:
         return "pass"

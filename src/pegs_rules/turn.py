@@ -5,7 +5,8 @@ is carried out, then the seat draws back up to its hand size, reshuffling the
 discard pile into a new draw pile when the draw pile runs out
 (``turn.reshuffle``). The next turn belongs to the next seat clockwise
 (``turn.order``). The move that brings a team's last peg home ends the game
-at once, with no draw (``game.end``).
+at once, with no draw (``game.end``). A seat with no cards passes and then
+draws as usual (``turn.pass``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,58 @@
+"""The ruling ids the engine implements and cites, with one line each.
+
+The ids come from the project's normative rulings; :data:`ADDED` holds the
+finer rulings this library had to decide where those are silent. Every
+:class:`~pegs_rules.errors.IllegalMoveError` names one of these ids.
+
+>>> RULINGS["move.blocking"]
+"No move may pass or land on a peg of the moving peg's colour (jokers excepted)."
+"""
+
+from __future__ import annotations
+
+DECIDED: dict[str, str] = {
+    "board.sides": "One identical side per seat; 4, 6 or 8 seats; two teams seated alternately.",
+    "board.geometry": "18 track holes per side; seat s has in-spot 18s+3 and come-out 18s+8.",
+    "board.pegs": "Five pegs per seat, all starting in that seat's start area.",
+    "deck.composition": "3 decks and 6 jokers for 4 or 6 players; 4 decks and 8 jokers for 8.",
+    "deal.dealer": "The dealer is drawn from the seed unless given; the dealer's left acts first.",
+    "deal.hands": "Five cards to each seat; the rest is the face-down draw pile.",
+    "turn.sequence": "Play exactly one card from the hand (or discard), move, then draw back to 5.",
+    "turn.must-play": "If any card but a joker can move, a playable card must be played.",
+    "turn.discard": "With nothing but a joker playable: play a joker or discard one card.",
+    "turn.reshuffle": "An empty draw pile is replaced by the whole discard pile, shuffled.",
+    "turn.order": "The next turn always goes to the next seat clockwise.",
+    "team.control": "A seat may move any peg of its team, and come out from any team start area.",
+    "card.come-out": "A, J, Q, K: a peg from a team start area to that area's come-out hole.",
+    "card.ace": "An ace moves a peg 1 forward (or comes out).",
+    "card.face": "A jack, queen or king moves a peg 10 forward (or comes out).",
+    "card.number": "A 2, 3, 4, 5, 6 or 10 moves a peg that many holes forward.",
+    "card.seven": "A 7 moves one peg 7 forward, or splits over two pegs.",
+    "card.seven.split": "Two different pegs, parts a + b = 7, both forward, in the chosen order.",
+    "card.eight": "An 8 moves a track peg exactly 8 holes backwards, never into home or start.",
+    "card.nine": "A 9 moves one peg 9 forward, or splits over two pegs like a 7.",
+    "card.joker": "A joker jumps a peg onto a track hole held by a peg of another colour.",
+    "card.joker.source": "While a team start area holds a peg, a joker must move a peg from one.",
+    "card.joker.optional": "A joker never has to be played and never forbids a discard.",
+    "move.forward": "Forward moves go clockwise; from its in-spot a peg may turn into home.",
+    "move.home-entry": "A peg enters home only by ending exactly on a home hole, passing none held.",
+    "move.in-home": "A home peg moves forward in home by the exact count, never past a peg or out.",
+    "move.blocking": "No move may pass or land on a peg of the moving peg's colour (jokers excepted).",
+    "move.safe-holes": "There are no safe holes: in-spots and come-out holes are ordinary holes.",
+    "move.landing": "Landing knocks an opponent's peg to its start, a team peg to its in-spot.",
+    "move.landing.in-spot": "The knocked team peg lands on its in-spot: same colour there is illegal.",
+    "game.end": "The game ends at once when one team has every peg home; that team wins.",
+}
+"""The normative rulings (``shared/design/rulings.md``)."""
+
+ADDED: dict[str, str] = {
+    "turn.pass": "A seat with no cards passes; it then draws as at the end of any turn.",
+    "card.seven.split.order": (
+        "A split whose two orders leave the same position is one move, accepted in the "
+        "order whose steps sort first."
+    ),
+}
+"""Rulings this library decided where the normative ones are silent."""
+
+RULINGS: dict[str, str] = DECIDED | ADDED
+"""Every ruling id, with its one-line summary."""
