@@ -176,7 +176,7 @@ def _why_step(
         count = total
     path = _path_to(paths, count, dst)
     if path is None:
-        if is_home(dst) and is_home(src):
+        if is_home(src):
             return (
                 "move.in-home",
                 f"a peg in home moves exactly {count} holes forward, never out of home",
