@@ -9,9 +9,9 @@
 
 from pegs_rules.board import START, Board, Location, home, is_home, is_track, location_name
 from pegs_rules.cards import Rank
-from pegs_rules.errors import IllegalMoveError, PegsError, PositionError
+from pegs_rules.errors import IllegalMoveError, NotationError, PegsError, PositionError
 from pegs_rules.movegen import legal_moves
-from pegs_rules.moves import Discard, Move, Pass, Play, Step
+from pegs_rules.moves import Discard, Move, Pass, Play, Step, parse_notation
 from pegs_rules.position import parse_position
 from pegs_rules.rules import ARIZONA, Rules, find_preset
 from pegs_rules.state import GameState, new_game
@@ -28,6 +28,7 @@ __all__ = [
     "IllegalMoveError",
     "Location",
     "Move",
+    "NotationError",
     "Pass",
     "PegsError",
     "Play",
@@ -43,5 +44,6 @@ __all__ = [
     "legal_moves",
     "location_name",
     "new_game",
+    "parse_notation",
     "parse_position",
 ]

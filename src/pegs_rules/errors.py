@@ -22,3 +22,7 @@ class IllegalMoveError(PegsError):
 
 class PositionError(PegsError):
     """A position that cannot occur: bad text, impossible peg placement, bad values."""
+
+
+class NotationError(PegsError):
+    """Text that is not a move or position in the documented notation."""

@@ -144,6 +144,8 @@ def _why_step(
         if target == mover:
             return "card.joker", "a joker cannot land on a peg of the moving peg's colour"
         return None
+    if rank is Rank.EIGHT and src == START:
+        return "card.eight", "an 8 cannot move a peg in a start area"
     if src == START:
         if rank not in COME_OUT_RANKS:
             return "card.come-out", "only an A, J, Q, K or a joker brings a peg out of a start area"

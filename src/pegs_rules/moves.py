@@ -14,7 +14,7 @@ Notation (``str(move)``):
 * a pass is ``pass``.
 
 Pegs knocked away by a landing are consequences, not steps, and are not
-written.
+written. :func:`parse_notation` reads this notation back.
 
 >>> from pegs_rules.board import START, home
 >>> str(Play(Rank.SEVEN, (Step(0, 70, home(2)), Step(2, 33, 37))))
@@ -28,8 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from pegs_rules.board import Location, location_name
+from pegs_rules.board import Location, location_name, parse_location
 from pegs_rules.cards import Rank
+from pegs_rules.errors import NotationError
 
 
 class Step(NamedTuple):
@@ -74,3 +75,44 @@ class Pass:
 
 Move = Play | Discard | Pass
 """Any move."""
+
+
+def parse_notation(text: str) -> Move:
+    """The move written as ``text`` in the notation above.
+
+    >>> parse_notation("7 0:70-h2 2:33-37") == Play(Rank.SEVEN, (Step(0, 70, 1002), Step(2, 33, 37)))
+    True
+    >>> parse_notation("7 0:70")
+    Traceback (most recent call last):
+    ...
+    pegs_rules.errors.NotationError: bad step '0:70' in '7 0:70': write steps as seat:from-to
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a move is written as text, not {type(text).__name__}")
+    words = text.split()
+    if words == ["pass"]:
+        return Pass()
+    try:
+        if len(words) == 2 and words[0] == "discard":
+            return Discard(Rank.parse(words[1]))
+        if not words:
+            raise ValueError
+        rank = Rank.parse(words[0])
+    except ValueError:
+        raise NotationError(
+            f"not a move: {text!r} (write a card and its steps, 'discard CARD' or 'pass')"
+        ) from None
+    if not 1 <= len(words) - 1 <= 2:
+        raise NotationError(f"a play has one or two steps, not {len(words) - 1}: {text!r}")
+    return Play(rank, tuple(_parse_step(word, text) for word in words[1:]))
+
+
+def _parse_step(word: str, text: str) -> Step:
+    seat, colon, rest = word.partition(":")
+    src, dash, dst = rest.partition("-")
+    try:
+        if not (colon and dash and seat.isdigit()):
+            raise ValueError
+        return Step(int(seat), parse_location(src), parse_location(dst))
+    except ValueError:
+        raise NotationError(f"bad step {word!r} in {text!r}: write steps as seat:from-to") from None
