@@ -151,6 +151,8 @@ def new_game(
     )
 
 
-def reshuffle_rng(seed: int, reshuffles: int) -> random.Random:
-    """The generator for reshuffle number ``reshuffles`` of game ``seed`` (``turn.reshuffle``)."""
-    return random.Random(f"pegs-rules/{seed}/reshuffle/{reshuffles}")
+def reshuffled(seed: int, number: int, cards: tuple[Rank, ...]) -> tuple[Rank, ...]:
+    """The new draw pile made by reshuffle ``number`` of game ``seed`` (``turn.reshuffle``)."""
+    pile = list(cards)
+    random.Random(f"pegs-rules/{seed}/reshuffle/{number}").shuffle(pile)
+    return tuple(pile)

@@ -17,7 +17,7 @@ from pegs_rules.errors import IllegalMoveError
 from pegs_rules.explain import why_illegal
 from pegs_rules.movegen import hand_plays, has_playable_card
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
-from pegs_rules.state import GameState, reshuffle_rng
+from pegs_rules.state import GameState, reshuffled
 
 
 def apply(state: GameState, move: Move) -> GameState:
@@ -68,9 +68,7 @@ def _finish(state: GameState, card: Rank | None, effects: list[Step]) -> GameSta
         need = state.rules.hand_size - len(hand)
         while need > 0 and (draw or discard):
             if not draw:  # turn.reshuffle
-                pile = list(discard)
-                reshuffle_rng(state.seed, reshuffles).shuffle(pile)
-                draw, discard = tuple(pile), ()
+                draw, discard = reshuffled(state.seed, reshuffles, discard), ()
                 reshuffles += 1
             taken = draw[:need]
             hand.extend(taken)

@@ -1,0 +1,114 @@
+"""The conformance suite in specs/: well-formed, traceable, and passed by the engine."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections import Counter
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from pegs_rules.rulings import DECIDED, RULINGS
+from pegs_rules.spec import SPECS, check_case, check_game, load_cases, load_games, main
+
+CASES = load_cases()
+GAMES = load_games()
+RULINGS_MD = Path(__file__).resolve().parents[2] / "shared" / "design" / "rulings.md"
+
+
+def _schema(name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads((SPECS / "schema" / name).read_text(encoding="utf-8"))
+    return schema
+
+
+@pytest.mark.parametrize("path", sorted((SPECS / "cases").glob("*.json")), ids=lambda p: p.name)
+def test_case_file_matches_schema(path: Path) -> None:
+    jsonschema.validate(json.loads(path.read_text(encoding="utf-8")), _schema("case.schema.json"))
+
+
+@pytest.mark.parametrize("path", sorted((SPECS / "games").glob("*.json")), ids=lambda p: p.name)
+def test_game_file_matches_schema(path: Path) -> None:
+    jsonschema.validate(json.loads(path.read_text(encoding="utf-8")), _schema("game.schema.json"))
+
+
+def test_schema_rejects_a_case_without_an_outcome() -> None:
+    bad = {
+        "cases": [
+            {
+                "id": "x.y/z",
+                "rules": ["x.y"],
+                "preset": "arizona",
+                "position": [],
+                "why": "no outcome",
+            }
+        ]
+    }
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, _schema("case.schema.json"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_case(case: dict[str, Any]) -> None:
+    assert check_case(case) is None
+
+
+@pytest.mark.parametrize("record", GAMES, ids=[g["id"] for g in GAMES])
+def test_game_replays(record: dict[str, Any]) -> None:
+    assert check_game(record) is None
+
+
+def test_game_replay_detects_a_changed_move() -> None:
+    record = json.loads(json.dumps(GAMES[0]))
+    record["turns"][5][1] = "0" * 16
+    assert check_game(record) == f"turn 6: {record['turns'][5][0]} leads to a different position"
+
+
+def test_case_ids_are_unique() -> None:
+    counts = Counter(c["id"] for c in CASES)
+    assert [i for i, n in counts.items() if n > 1] == []
+
+
+def test_every_case_names_known_rulings() -> None:
+    unknown = {r for c in CASES for r in c["rules"]} - set(RULINGS)
+    assert unknown == set()
+
+
+def test_every_ruling_has_three_cases() -> None:
+    counts = Counter(r for c in CASES for r in c["rules"])
+    assert {r: counts[r] for r in RULINGS if counts[r] < 3} == {}
+
+
+def test_suite_size_and_player_counts() -> None:
+    assert len(CASES) >= 200
+    players = Counter(
+        next(
+            (
+                line.split(":")[1].strip()
+                for line in c.get("position", [])
+                if line.startswith("players")
+            ),
+            "4",
+        )
+        for c in CASES
+    )
+    assert {"4", "6", "8"} <= set(players)
+
+
+@pytest.mark.skipif(not RULINGS_MD.exists(), reason="needs the shared rulings beside the checkout")
+def test_known_rulings_match_the_normative_list() -> None:
+    text = RULINGS_MD.read_text(encoding="utf-8")
+    ids = set(re.findall(r"`([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)`", text))
+    assert set(DECIDED) <= ids <= set(RULINGS)
+
+
+def test_dump_is_one_json_document_with_everything() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["dump"]) == 0
+    dumped = json.loads(out.getvalue())
+    assert len(dumped["cases"]) == len(CASES) and len(dumped["games"]) == len(GAMES)
