@@ -49,6 +49,7 @@ class Tables:
     entry: tuple[tuple[tuple[_Path | None, ...], ...], ...]  # entry[seat][hole][n]
     lane: dict[Location, tuple[_Path | None, ...]]  # lane[home(k)][n]: within home
     reach: tuple[dict[Location, tuple[int, ...]], ...]  # reach[seat][loc][n]: every hole read
+    ahead: dict[Location, int]  # ahead[home(k)]: the home holes beyond k
 
 
 @cache
@@ -92,6 +93,10 @@ def tables(players: int) -> Tables:
         entry=entry,
         lane=lane,
         reach=reach,
+        ahead={
+            home(k): _mask_of(bit, [home(j) for j in range(k + 1, HOME_HOLES + 1)])
+            for k in range(1, HOME_HOLES + 1)
+        },
     )
 
 
@@ -392,7 +397,13 @@ def _splits(
     """
     t = work.t
     bit = t.bit
-    movers = [(s, p) for s in seats for p in pegs[s] if p != START]
+    movers = []
+    for s in seats:
+        own = work.mask[s]
+        for p in pegs[s]:
+            if p == START or (p > 1000 and own & t.ahead[p] == t.ahead[p]):
+                continue  # in start, or packed at the back of home: no part can move it
+            movers.append((s, p))
     spots = 0
     for s in seats:
         spots |= bit[t.in_spot[s]]
@@ -400,12 +411,17 @@ def _splits(
     parts: list[list[list[tuple[Step, list[Step], int]]]] = []  # its legal n-step parts
     at = work.at
     for s, p in movers:
-        reach = t.reach[s][p]
-        reads.append([r | spots for r in reach[:total]])
-        row: list[list[tuple[Step, list[Step], int]]] = [[]]
+        own = work.mask[s]
+        reads.append([r | spots for r in t.reach[s][p][:total]])
+        rows = (t.lane[p],) if p > 1000 else (t.track[p], t.entry[s][p])
+        legal_by_n: list[list[tuple[Step, list[Step], int]]] = [[]]
         for n in range(1, total):
             legal = []
-            for dst in work.forward(s, p, n):
+            for row in rows:
+                path = row[n]
+                if path is None or path[1] & own:
+                    continue
+                dst = path[0]
                 if dst > 1000 or dst not in at:  # nothing to knock off
                     step = Step(s, p, dst)
                     legal.append((step, [step], bit[p] | bit[dst]))
@@ -413,13 +429,21 @@ def _splits(
                 changes = work.resolve(s, p, dst)
                 if changes is not None:
                     legal.append((changes[0], changes, _touched(bit, changes)))
-            row.append(legal)
-        parts.append(row)
+            legal_by_n.append(legal)
+        parts.append(legal_by_n)
 
     seen: dict[tuple[int, ...], Play] = {}
 
-    def keep(key: tuple[int, ...], play: Play, changes: list[Step]) -> None:
-        """Keep ``play`` unless another order of the same parts already leaves this position."""
+    def keep(key: tuple[int, ...], first_is_i: bool, play: Play, changes: list[Step]) -> None:
+        """Keep ``play`` unless the other order of the same parts leaves the same position.
+
+        The same parts: each peg moves the same count, into home or along the
+        track; ``key`` names the pegs and counts, and gets the routes and the
+        position after the move added.
+        """
+        home_first, home_second = (step.dst > 1000 for step in play.steps)
+        routes = (home_first, home_second) if first_is_i else (home_second, home_first)
+        key = (*key, *routes, *work.mask, *work.start)
         other = seen.get(key)
         if other is None or play.steps < other.steps:
             if other is not None:
@@ -427,15 +451,18 @@ def _splits(
             seen[key] = play
             out[play] = changes
 
-    def both(key: tuple[int, ...], first: Step, changes1: list[Step], changes2: list[Step]) -> None:
+    def both(
+        key: tuple[int, ...], first_is_i: bool, changes1: list[Step], changes2: list[Step]
+    ) -> None:
         """Two parts whose second is unaffected by the first: carry both out and keep."""
         work.perform(changes1)
         work.perform(changes2)
-        keep((*key, *work.mask, *work.start), Play(rank, (first, changes2[0])), changes1 + changes2)
+        play = Play(rank, (changes1[0], changes2[0]))
+        keep(key, first_is_i, play, changes1 + changes2)
         work.undo(changes2)
         work.undo(changes1)
 
-    def after(key: tuple[int, ...], first: Step, changes1: list[Step], k: int, n: int) -> None:
+    def after(key: tuple[int, ...], first_is_i: bool, changes1: list[Step], k: int, n: int) -> None:
         """Carry out ``first``, then try every ``n``-step part of peg ``k`` from where it is."""
         work.perform(changes1)
         seat, src = movers[k]
@@ -445,8 +472,8 @@ def _splits(
         for dst in work.forward(seat, src, n):
             more = work.move(seat, src, dst)
             if more is not None:
-                play = Play(rank, (first, more[0]))
-                keep((*key, *work.mask, *work.start), play, changes1 + more)
+                play = Play(rank, (changes1[0], more[0]))
+                keep(key, first_is_i, play, changes1 + more)
                 work.undo(more)
         work.undo(changes1)
 
@@ -464,22 +491,22 @@ def _splits(
                 key = (i, j, a)
                 for x, changes_x, touched_x in parts_a:  # peg i first
                     if touched_x & reads_b:
-                        after(key, x, changes_x, j, b)
+                        after(key, True, changes_x, j, b)
                         continue
                     for y, changes_y, touched_y in parts_b:
                         if touched_y & reads_a:
-                            both(key, x, changes_x, changes_y)
+                            both(key, True, changes_x, changes_y)
                         elif x < y:  # independent parts: one move, in the order that sorts first
                             out[Play(rank, (x, y))] = changes_x + changes_y
                         else:
                             out[Play(rank, (y, x))] = changes_y + changes_x
-                for y, changes_y, touched_y in parts_b:  # peg j first
+                for _, changes_y, touched_y in parts_b:  # peg j first
                     if touched_y & reads_a:
-                        after(key, y, changes_y, i, a)
+                        after(key, False, changes_y, i, a)
                         continue
                     for _, changes_x, touched_x in parts_a:
                         if touched_x & reads_b:
-                            both(key, y, changes_y, changes_x)
+                            both(key, False, changes_y, changes_x)
 
 
 def _touched(bit: dict[Location, int], changes: list[Step]) -> int:
