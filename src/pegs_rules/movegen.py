@@ -26,6 +26,7 @@ from functools import cache, lru_cache
 
 from pegs_rules.board import HOME_HOLES, START, Board, Location, home, team_of
 from pegs_rules.cards import COME_OUT_RANKS, FACE_RANKS, Rank
+from pegs_rules.errors import PegsError
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
 from pegs_rules.state import GameState, board_for
 
@@ -528,6 +529,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     the seat may play a joker or discard any one card. An empty hand passes.
     A finished game has no moves.
     """
+    if not isinstance(state, GameState):
+        raise PegsError(f"not a game state: {type(state).__name__}")
     if state.winner is not None:
         return ()
     if not state.hands[state.turn]:

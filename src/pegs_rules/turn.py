@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
-from pegs_rules.errors import IllegalMoveError
+from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.explain import why_illegal
 from pegs_rules.movegen import hand_plays, has_playable_card
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
@@ -32,6 +32,8 @@ def apply(state: GameState, move: Move) -> GameState:
     >>> after.turn == (game.turn + 1) % 4, after.ply
     (True, 1)
     """
+    if not isinstance(state, GameState):
+        raise PegsError(f"not a game state: {type(state).__name__}")
     if state.winner is None:
         hand = state.hands[state.turn]
         if isinstance(move, Play) and isinstance(move.card, Rank) and move.card in hand:
