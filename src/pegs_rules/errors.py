@@ -26,3 +26,7 @@ class PositionError(PegsError):
 
 class NotationError(PegsError):
     """Text that is not a move or position in the documented notation."""
+
+
+class RulesError(PegsError):
+    """A rules object whose values or combination of switches cannot be played."""

@@ -8,10 +8,19 @@ stays the one authority on legality.
 
 from __future__ import annotations
 
-from pegs_rules.board import START, Location, is_home, location_name, team_of
+from pegs_rules.board import START, Location, is_home, is_track, location_name, team_of
 from pegs_rules.cards import COME_OUT_RANKS, Rank
-from pegs_rules.movegen import Tables, WorkBoard, forward_steps, hand_plays, tables
+from pegs_rules.movegen import (
+    Tables,
+    WorkBoard,
+    forward_steps,
+    hand_plays,
+    movable_seats,
+    splits,
+    tables,
+)
 from pegs_rules.moves import Discard, Pass, Play, Step
+from pegs_rules.rules import InSpotOccupied, JokerSource, Nine
 from pegs_rules.state import GameState
 
 _CARD_RULE = {Rank.ACE: "card.ace", Rank.SEVEN: "card.seven", Rank.EIGHT: "card.eight"}
@@ -72,22 +81,27 @@ def _why_play(state: GameState, rank: Rank, steps: tuple[Step, ...]) -> Reason:
     team = team_of(seat)
     board = state.board
     t = tables(state.players)
-    work = WorkBoard(t, state.pegs, team)
-    splits = rank in state.rules.split_ranks
-    if not steps or len(steps) > 2 or (len(steps) == 2 and not splits):
+    rules = state.rules
+    work = WorkBoard(t, state.pegs, team, rules)
+    split = splits(rank, rules)
+    if rank is Rank.TWO and rules.two_swap and len(steps) == 2:
+        return _why_swap(state, work, steps)
+    if not steps or len(steps) > 2 or (len(steps) == 2 and not split):
         return card_rule(rank), f"a {rank.symbol} moves one peg" + (
-            " or splits over two" if splits else ""
+            " or splits over two" if split else ""
         )
-    total = forward_steps(rank, state.rules.face_value)
+    total = forward_steps(rank, rules)
     counts: list[int] = []
+    backward: list[bool] = []
+    movable = movable_seats(state)
     for index, (mover, src, dst) in enumerate(steps):
         if not 0 <= mover < state.players:
             return "board.sides", f"there is no seat {mover}"
         if not (board.is_valid_location(src) and board.is_valid_location(dst)):
             return "board.geometry", f"no such hole on a {state.players}-seat board"
-        if team_of(mover) != team:
-            mates = ", ".join(map(str, board.teammates(seat)))
-            return "team.control", f"seat {seat} may move only its team's pegs (seats {mates})"
+        if mover not in movable:
+            seats = ", ".join(map(str, movable))
+            return "team.control", f"seat {seat} may move only the pegs of seat(s) {seats}"
         if src == START and not work.start[mover]:
             return "board.pegs", f"seat {mover} has no peg in its start area"
         if src != START and not work.mask[mover] & t.bit[src]:
@@ -97,10 +111,16 @@ def _why_play(state: GameState, rank: Rank, steps: tuple[Step, ...]) -> Reason:
                 return split_rule(rank), "a split part cannot bring a peg out"
             if index == 1 and steps[0].seat == mover and steps[0].dst == src:
                 return split_rule(rank), "a split moves two different pegs"
-        reason = _why_step(state, work, rank, Step(mover, src, dst), total, len(steps), counts)
+        step = Step(mover, src, dst)
+        reason = _why_step(state, work, rank, step, total, len(steps), counts, backward)
         if reason is not None:
             return reason
         if work.move(mover, src, dst) is None:
+            if rules.in_spot_occupied is InSpotOccupied.ILLEGAL:
+                return (
+                    "variant.in-spot-occupied",
+                    "the team peg knocked off would go to its in-spot, which is held",
+                )
             return (
                 "move.landing.in-spot",
                 "the team peg knocked off would go to its in-spot, where a peg of its colour stands",
@@ -124,16 +144,19 @@ def _why_step(
     total: int,
     parts: int,
     counts: list[int],
+    backward: list[bool],
 ) -> Reason | None:
     """The rule one step breaks on the working board, or ``None``."""
     t = tables(state.players)
+    rules = state.rules
     mover, src, dst = step
-    seats = state.board.teammates(state.turn)
+    seats = movable_seats(state)
     where = location_name(dst)
     if rank is Rank.JOKER:
         if is_home(src):
             return "card.joker.source", "a joker never moves a peg that is home"
-        if src != START and any(work.start[s] for s in seats):
+        restricted = rules.joker_source is JokerSource.TEAM_START_FIRST
+        if restricted and src != START and any(work.start[s] for s in seats):
             return (
                 "card.joker.source",
                 "while a team start area holds a peg, a joker moves a peg from one",
@@ -160,20 +183,32 @@ def _why_step(
     if rank is Rank.EIGHT:
         if is_home(src):
             return "card.eight", "an 8 cannot move a peg in home"
-        back, passed = t.back[src][8]
-        if dst != back:
-            return "card.eight", f"an 8 moves a track peg exactly 8 holes back, to {back}"
+        target, passed = t.back[src][8]
+        if dst != target:
+            return "card.eight", f"an 8 moves a track peg exactly 8 holes back, to {target}"
         if passed & work.mask[mover]:
             return "move.blocking", "a peg may not pass or land on a peg of its own colour"
         return None
     paths = _forward_paths(t, mover, src)
     if parts == 2:
-        fits = [n for n in range(1, total) if _path_to(paths, n, dst)]
         want = total - counts[0] if counts else None
+        if rank is Rank.NINE and rules.nine is Nine.FORWARD_BACKWARD and not any(backward):
+            reach = [n for n in range(1, total) if is_track(src) and t.back[src][n][0] == dst]
+            if reach and (want is None or want in reach):
+                count = want if want is not None else reach[0]
+                counts.append(count)
+                backward.append(True)
+                if t.back[src][count][1] & work.mask[mover]:
+                    return "move.blocking", "a peg may not pass or land on a peg of its own colour"
+                return None
+            if counts and not any(backward):
+                return "variant.nine-split", "one part of this 9 split goes forward, one backward"
+        fits = [n for n in range(1, total) if _path_to(paths, n, dst)]
         if not fits or (want is not None and want not in fits):
-            return split_rule(rank), f"the two parts of a split are forward moves totalling {total}"
+            return split_rule(rank), f"the two parts of a split are moves totalling {total}"
         count = want if want is not None else fits[0]
         counts.append(count)
+        backward.append(False)
     else:
         count = total
     path = _path_to(paths, count, dst)
@@ -196,7 +231,31 @@ def _why_step(
         if blockers >> t.length:
             return "move.home-entry", "a peg enters home only past and onto empty home holes"
         return "move.blocking", "a peg may not pass or land on a peg of its own colour"
+    if is_track(dst) and dst not in work.forward(mover, src, count):
+        if rules.wait_on_in_spot and src == t.in_spot[mover]:
+            return "variant.wait-on-in-spot", "a peg on its own in-spot may only go into home"
+        return "variant.home-entry-compulsory", "a peg that can enter home must"
     return None
+
+
+def _why_swap(state: GameState, work: WorkBoard, steps: tuple[Step, ...]) -> Reason:
+    """``variant.two-swap``: a 2 may swap a movable track peg with a track peg of another colour."""
+    (mover, src, dst), (other, back_src, back_dst) = steps
+    if mover not in movable_seats(state):
+        return "team.control", f"seat {state.turn} may not move seat {mover}'s pegs"
+    fits = (
+        is_track(src)
+        and is_track(dst)
+        and work.at.get(src) == mover
+        and work.at.get(dst) == other != mover
+        and (back_src, back_dst) == (dst, src)
+    )
+    if not fits:
+        return (
+            "variant.two-swap",
+            "a 2 swaps a movable track peg with a track peg of another colour",
+        )
+    return "variant.two-swap", "this swap is listed the other way round"
 
 
 def _forward_paths(

@@ -28,6 +28,7 @@ from pegs_rules.board import HOME_HOLES, START, Board, Location, home, team_of
 from pegs_rules.cards import COME_OUT_RANKS, FACE_RANKS, Rank
 from pegs_rules.errors import PegsError
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
+from pegs_rules.rules import Control, InSpotOccupied, JokerSource, Nine, Rules
 from pegs_rules.state import GameState, board_for
 
 MAX_STEPS = 13
@@ -155,11 +156,16 @@ def _entry_paths(
 class WorkBoard:
     """A mutable working copy of the pegs, for trying moves and undoing them."""
 
-    __slots__ = ("at", "mask", "start", "t", "team")
+    __slots__ = ("at", "compulsory", "mask", "policy", "start", "t", "team", "wait")
 
-    def __init__(self, t: Tables, pegs: tuple[tuple[Location, ...], ...], team: int) -> None:
+    def __init__(
+        self, t: Tables, pegs: tuple[tuple[Location, ...], ...], team: int, rules: Rules
+    ) -> None:
         self.t = t
         self.team = team
+        self.compulsory = rules.home_entry_compulsory
+        self.wait = rules.wait_on_in_spot
+        self.policy = rules.in_spot_occupied
         bit = t.bit
         self.at: dict[Location, int] = {}
         self.mask: list[int] = []
@@ -181,11 +187,13 @@ class WorkBoard:
         """The changes of moving a peg of ``seat`` from ``src`` to ``dst``, landing settled.
 
         ``move.landing``: an opponent's peg knocked off goes to its start; a
-        team peg goes to its own in-spot, which is itself a landing
-        (``move.landing.in-spot``): a peg of its colour there makes the
-        whole move illegal (``None``), an opponent there goes to its start,
-        another team colour goes on to its own in-spot. The caller has
-        already checked blocking. The board is not changed.
+        team peg goes to its own in-spot. By default (``move.landing.in-spot``)
+        that is itself a landing: a peg of its colour there makes the whole
+        move illegal (``None``), an opponent there goes to its start, another
+        team colour goes on to its own in-spot. ``variant.in-spot-occupied``
+        may instead make any occupant illegal, or send the knocked peg to its
+        start. The caller has already checked blocking. The board is not
+        changed.
         """
         first = Step(seat, src, dst)
         if dst > 1000:
@@ -204,6 +212,12 @@ class WorkBoard:
                 break
             spot = self.t.in_spot[victim]
             after = placed[spot] if spot in placed else self.at.get(spot)
+            held = spot == hole or after is not None
+            if held and self.policy is not InSpotOccupied.CHAIN:
+                if self.policy is InSpotOccupied.ILLEGAL:
+                    return None
+                changes.append(Step(victim, hole, START))
+                break
             if spot == hole or after == victim:
                 return None
             changes.append(Step(victim, hole, spot))
@@ -263,31 +277,63 @@ class WorkBoard:
         A track peg may stay on the track or, if the count fits exactly,
         turn into its home lane (``move.home-entry``); a home peg moves
         within home (``move.in-home``). Same-colour pegs block
-        (``move.blocking``).
+        (``move.blocking``). ``variant.home-entry-compulsory`` drops the track
+        when home can be entered; ``variant.wait-on-in-spot`` keeps a peg on
+        its own in-spot off the track.
         """
         own = self.mask[seat]
-        out = []
         if src > 1000:
             path = self.t.lane[src][n]
-            if path is not None and not path[1] & own:
-                out.append(path[0])
-            return out
-        dst, passed = self.t.track[src][n]
-        if not passed & own:
-            out.append(dst)
+            return [path[0]] if path is not None and not path[1] & own else []
         path = self.t.entry[seat][src][n]
-        if path is not None and not path[1] & own:
+        into_home = path is not None and not path[1] & own
+        out = []
+        dst, passed = self.t.track[src][n]
+        if not passed & own and not (
+            (self.compulsory and into_home) or (self.wait and src == self.t.in_spot[seat])
+        ):
+            out.append(dst)
+        if path is not None and into_home:
             out.append(path[0])
         return out
 
+    def backward(self, seat: int, src: Location, n: int) -> list[Location]:
+        """Destination of an unblocked ``n``-step backward move of a track peg (``card.eight``)."""
+        if not 0 <= src < 1000:
+            return []
+        dst, passed = self.t.back[src][n]
+        return [] if passed & self.mask[seat] else [dst]
 
-def forward_steps(rank: Rank, face_value: int) -> int:
+
+def forward_steps(rank: Rank, rules: Rules) -> int:
     """How far ``rank`` moves a peg forward (0 for the 8 and the joker)."""
     if rank in FACE_RANKS:
-        return face_value
+        return rules.face_values[rank - Rank.JACK]  # card.face, variant.face-values
     if rank is Rank.EIGHT or rank is Rank.JOKER:
         return 0
     return int(rank)
+
+
+def splits(rank: Rank, rules: Rules) -> bool:
+    """Whether ``rank`` may be split over two pegs (``card.seven.split``, ``card.nine``)."""
+    return rank is Rank.SEVEN or (rank is Rank.NINE and rules.nine is not Nine.PLAIN)
+
+
+def movable_seats(state: GameState) -> tuple[int, ...]:
+    """The seats whose pegs the seat to act may move (``team.control``).
+
+    Arizona: every seat of its team. Standard: its own seat until all five of
+    its pegs are home, then the first teammate clockwise with a peg out.
+    """
+    seat = state.turn
+    players = len(state.pegs)
+    if state.rules.control is Control.TEAM:
+        return tuple(s for s in range(players) if team_of(s) == team_of(seat))
+    for step in range(0, players, 2):
+        mate = (seat + step) % players
+        if not all(p > 1000 for p in state.pegs[mate]):
+            return (mate,)
+    return (seat,)
 
 
 Resolutions = dict[Play, list[Step]]
@@ -301,36 +347,30 @@ def hand_plays(state: GameState) -> dict[Rank, Plays]:
 
     The result is memoised and shared between calls: treat it as read-only.
     """
-    rules = state.rules
     ranks = tuple(sorted(set(state.hands[state.turn])))
-    return _hand_plays(state.pegs, team_of(state.turn), ranks, rules.face_value, rules.split_ranks)
+    return _hand_plays(state.pegs, team_of(state.turn), movable_seats(state), ranks, state.rules)
 
 
 @lru_cache(maxsize=4096)
 def _hand_plays(
     pegs: tuple[tuple[Location, ...], ...],
     team: int,
+    seats: tuple[int, ...],
     ranks: tuple[Rank, ...],
-    face_value: int,
-    split_ranks: tuple[Rank, ...],
+    rules: Rules,
 ) -> dict[Rank, Plays]:
-    work = WorkBoard(tables(len(pegs)), pegs, team)
-    seats = [s for s in range(len(pegs)) if team_of(s) == team]
-    return {
-        rank: _card_plays(work, pegs, seats, rank, face_value, rank in split_ranks)
-        for rank in ranks
-    }
+    work = WorkBoard(tables(len(pegs)), pegs, team, rules)
+    return {rank: _card_plays(work, pegs, seats, rank, rules) for rank in ranks}
 
 
 def _card_plays(
     work: WorkBoard,
     pegs: tuple[tuple[Location, ...], ...],
-    seats: list[int],
+    seats: tuple[int, ...],
     rank: Rank,
-    face_value: int,
-    splits: bool,
+    rules: Rules,
 ) -> Plays:
-    """Every legal play of ``rank`` by ``seats``' team on ``work``'s board."""
+    """Every legal play of ``rank`` moving ``seats``' pegs on ``work``'s board."""
     t = work.t
     out: Resolutions = {}
 
@@ -349,28 +389,36 @@ def _card_plays(
         for seat in seats:
             if work.start[seat] and work.at.get(t.come_out[seat]) != seat:
                 tryout(seat, START, t.come_out[seat])
-    n = forward_steps(rank, face_value)
+    n = forward_steps(rank, rules)
     if n:  # card.ace, card.number, card.face, card.seven, card.nine
         for seat in seats:
             for src in pegs[seat]:
                 if src != START:
                     for dst in work.forward(seat, src, n):
                         tryout(seat, src, dst)
-        if splits:
-            _splits(work, pegs, seats, rank, n, out)
+        if splits(rank, rules):
+            backward = rank is Rank.NINE and rules.nine is Nine.FORWARD_BACKWARD
+            _splits(work, pegs, seats, rank, n, out, backward)
+        if rank is Rank.TWO and rules.two_swap:  # variant.two-swap
+            for seat in seats:
+                for src in pegs[seat]:
+                    for dst, colour in sorted(at.items()):
+                        if 0 <= src < 1000 and colour != seat:
+                            swap = [Step(seat, src, dst), Step(colour, dst, src)]
+                            out[Play(rank, tuple(swap))] = swap
     elif rank is Rank.EIGHT:  # card.eight
         for seat in seats:
             for src in pegs[seat]:
-                if 0 <= src < 1000:
-                    dst, passed = t.back[src][8]
-                    if not passed & work.mask[seat]:
-                        tryout(seat, src, dst)
+                for dst in work.backward(seat, src, 8):
+                    tryout(seat, src, dst)
     elif rank is Rank.JOKER:  # card.joker, card.joker.source
-        targets = sorted(work.at.items())
-        if any(work.start[s] for s in seats):
-            sources = [(s, START) for s in seats if work.start[s]]
+        targets = sorted(at.items())
+        in_start = [(s, START) for s in seats if work.start[s]]
+        on_track = [(s, p) for s in seats for p in pegs[s] if 0 <= p < 1000]
+        if rules.joker_source is JokerSource.ANY:
+            sources = in_start + on_track
         else:
-            sources = [(s, p) for s in seats for p in pegs[s] if 0 <= p < 1000]
+            sources = in_start or on_track
         for seat, src in sources:
             for dst, colour in targets:
                 if colour != seat:
@@ -378,23 +426,30 @@ def _card_plays(
     return sorted(out.items(), key=lambda item: item[0].steps)
 
 
+_Part = tuple[Step, list[Step], int]
+"""A legal split part on the unchanged board: its step, its changes, the holes they touch."""
+
+
 def _splits(
     work: WorkBoard,
     pegs: tuple[tuple[Location, ...], ...],
-    seats: list[int],
+    seats: tuple[int, ...],
     rank: Rank,
     total: int,
     out: Resolutions,
+    backward: bool,
 ) -> None:
     """``card.seven.split`` (and the 9): two distinct pegs, parts a + b = total, in order.
 
-    Each part is judged on the board the previous part left. Most pairs of
-    parts do not interact: neither part touches a hole the other one reads
-    (its own hole, its paths, the team's in-spots). Such a pair gives the
-    same result in both orders; it is built from the single-part results on
-    the unchanged board and listed once, in the order that sorts first.
-    Interacting pairs are carried out in full, and an order that leaves the
-    same position as the other is dropped.
+    Both parts go forward, or (``variant.nine-split``, ``backward``) one
+    forward and the other backward like an 8. Each part is judged on the
+    board the previous part left. Most pairs of parts do not interact:
+    neither part touches a hole the other one reads (its own hole, its
+    paths, the team's in-spots). Such a pair gives the same result in both
+    orders; it is built from the single-part results on the unchanged board
+    and listed once, in the order that sorts first. Interacting pairs are
+    carried out in full, and an order that leaves the same position as the
+    other is dropped.
     """
     t = work.t
     bit = t.bit
@@ -406,33 +461,36 @@ def _splits(
                 continue  # in start, or packed at the back of home: no part can move it
             movers.append((s, p))
     spots = 0
-    for s in seats:
-        spots |= bit[t.in_spot[s]]
-    reads: list[list[int]] = []  # reads[i][n]: every hole peg i's n-step part looks at
-    parts: list[list[list[tuple[Step, list[Step], int]]]] = []  # its legal n-step parts
-    at = work.at
-    for s, p in movers:
-        own = work.mask[s]
-        reads.append([r | spots for r in t.reach[s][p][:total]])
-        rows = (t.lane[p],) if p > 1000 else (t.track[p], t.entry[s][p])
-        legal_by_n: list[list[tuple[Step, list[Step], int]]] = [[]]
-        for n in range(1, total):
-            legal = []
-            for row in rows:
-                path = row[n]
-                if path is None or path[1] & own:
-                    continue
-                dst = path[0]
-                if dst > 1000 or dst not in at:  # nothing to knock off
-                    step = Step(s, p, dst)
-                    legal.append((step, [step], bit[p] | bit[dst]))
-                    continue
-                changes = work.resolve(s, p, dst)
-                if changes is not None:
-                    legal.append((changes[0], changes, _touched(bit, changes)))
-            legal_by_n.append(legal)
-        parts.append(legal_by_n)
+    for s, spot in enumerate(t.in_spot):
+        if team_of(s) == work.team:
+            spots |= bit[spot]
 
+    def table(forward: bool) -> tuple[list[list[int]], list[list[list[_Part]]]]:
+        """For each peg and count: the holes its part reads, and its legal parts."""
+        reads: list[list[int]] = []
+        parts: list[list[list[_Part]]] = []
+        for s, p in movers:
+            if forward:
+                reads.append([r | spots for r in t.reach[s][p][:total]])
+            elif p < 1000:
+                reads.append(
+                    [spots | bit[p]] + [spots | bit[p] | path[1] for path in t.back[p][1:total]]
+                )
+            else:
+                reads.append([0] * total)
+            by_count: list[list[_Part]] = [[]]
+            for n in range(1, total):
+                legal = []
+                for dst in work.forward(s, p, n) if forward else work.backward(s, p, n):
+                    changes = work.resolve(s, p, dst)
+                    if changes is not None:
+                        legal.append((changes[0], changes, _touched(bit, changes)))
+                by_count.append(legal)
+            parts.append(by_count)
+        return reads, parts
+
+    reads_f, parts_f = table(True)
+    reads_b, parts_b = table(False) if backward else (reads_f, parts_f)
     seen: dict[tuple[int, ...], Play] = {}
 
     def keep(key: tuple[int, ...], first_is_i: bool, play: Play, changes: list[Step]) -> None:
@@ -463,14 +521,16 @@ def _splits(
         work.undo(changes2)
         work.undo(changes1)
 
-    def after(key: tuple[int, ...], first_is_i: bool, changes1: list[Step], k: int, n: int) -> None:
-        """Carry out ``first``, then try every ``n``-step part of peg ``k`` from where it is."""
+    def after(
+        key: tuple[int, ...], first_is_i: bool, changes1: list[Step], k: int, n: int, forward: bool
+    ) -> None:
+        """Carry out the first part, then try every ``n``-step part of peg ``k`` from where it is."""
         work.perform(changes1)
         seat, src = movers[k]
         for moved in changes1[1:]:  # knocked to its in-spot by the first part?
             if moved.seat == seat and moved.src == src:
                 src = moved.dst
-        for dst in work.forward(seat, src, n):
+        for dst in work.forward(seat, src, n) if forward else work.backward(seat, src, n):
             more = work.move(seat, src, dst)
             if more is not None:
                 play = Play(rank, (changes1[0], more[0]))
@@ -482,31 +542,31 @@ def _splits(
     for a in range(1, total):
         b = total - a
         for i in range(count):
-            parts_a = parts[i][a]
-            reads_a = reads[i][a]
-            for j in range(i + 1, count):
-                parts_b = parts[j][b]
-                if not parts_a and not parts_b:
-                    continue  # neither part can go first
-                reads_b = reads[j][b]
+            parts_a = parts_f[i][a]
+            reads_a = reads_f[i][a]
+            for j in range(count) if backward else range(i + 1, count):
+                parts_b_ = parts_b[j][b]
+                if j == i or not (parts_a or parts_b_):
+                    continue  # the same peg, or neither part can go first
+                reads_b_ = reads_b[j][b]
                 key = (i, j, a)
                 for x, changes_x, touched_x in parts_a:  # peg i first
-                    if touched_x & reads_b:
-                        after(key, True, changes_x, j, b)
+                    if touched_x & reads_b_:
+                        after(key, True, changes_x, j, b, not backward)
                         continue
-                    for y, changes_y, touched_y in parts_b:
+                    for y, changes_y, touched_y in parts_b_:
                         if touched_y & reads_a:
                             both(key, True, changes_x, changes_y)
                         elif x < y:  # independent parts: one move, in the order that sorts first
                             out[Play(rank, (x, y))] = changes_x + changes_y
                         else:
                             out[Play(rank, (y, x))] = changes_y + changes_x
-                for _, changes_y, touched_y in parts_b:  # peg j first
+                for _, changes_y, touched_y in parts_b_:  # peg j first
                     if touched_y & reads_a:
-                        after(key, False, changes_y, i, a)
+                        after(key, False, changes_y, i, a, True)
                         continue
                     for _, changes_x, touched_x in parts_a:
-                        if touched_x & reads_b:
+                        if touched_x & reads_b_:
                             both(key, False, changes_y, changes_x)
 
 

@@ -4,6 +4,7 @@ The text has one ``key: values`` item per line; blank lines and ``#``
 comments are ignored, and every item is optional::
 
     rules: arizona        # preset name (default arizona)
+    rule nine: plain      # a house-rule switch: any field of Rules, as text
     players: 4            # 4, 6 or 8 (default 4)
     turn: 0               # seat to act (default 0)
     dealer: 3             # default: the seat before `turn`
@@ -28,7 +29,7 @@ from __future__ import annotations
 from pegs_rules.board import PEGS_PER_SEAT, START, Location, is_home, parse_location, team_of
 from pegs_rules.cards import Rank, parse_cards
 from pegs_rules.errors import PositionError
-from pegs_rules.rules import find_preset
+from pegs_rules.rules import find_preset, with_rule
 from pegs_rules.state import GameState, board_for
 
 
@@ -67,6 +68,8 @@ def _int(items: dict[str, str], key: str, default: int) -> int:
 
 def _build(items: dict[str, str]) -> GameState:
     rules = find_preset(items.pop("rules", "arizona"))
+    for key in [k for k in items if k.startswith("rule ")]:
+        rules = with_rule(rules, key.removeprefix("rule "), items.pop(key))
     players = _int(items, "players", 4)
     if players not in rules.player_counts:
         raise PositionError(

@@ -1,68 +1,233 @@
-"""The rules preset: a frozen data object naming every choice the engine reads.
+"""Rules as data: a frozen :class:`Rules` object naming every choice the engine reads.
 
-Only the default preset :data:`ARIZONA` exists so far; it follows
-``shared/design/rulings.md``.
+Two presets follow ``shared/design/rulings.md``: :data:`ARIZONA` (the default)
+and :data:`STANDARD`. House rules are switches on the same object, usable
+with either preset; each switch cites the rule id that defines it::
+
+    from dataclasses import replace
+    house = replace(ARIZONA, name="arizona+13", face_values=(11, 12, 13))
 
 >>> ARIZONA.deck_for(8)
 (4, 8)
->>> find_preset("arizona") is ARIZONA
-True
+>>> find_preset("standard").control
+<Control.OWN_THEN_TEAMMATE: 'own_then_teammate'>
+>>> Rules(nine=Nine.PLAIN, face_values=(11, 12, 14))
+Traceback (most recent call last):
+...
+pegs_rules.errors.RulesError: face_values: a face card moves 1..13 holes, not (11, 12, 14)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
 
-from pegs_rules.cards import Rank
+from pegs_rules.errors import RulesError
+
+
+class Control(Enum):
+    """Whose pegs a player moves (``team.control``)."""
+
+    TEAM = "team"
+    """Any peg of the team, all game long (arizona)."""
+    OWN_THEN_TEAMMATE = "own_then_teammate"
+    """Own pegs until all five are home, then the first teammate clockwise with a peg out."""
+
+
+class Nine(Enum):
+    """What a 9 may do (``card.nine``, ``variant.nine-split``)."""
+
+    PLAIN = "plain"
+    """9 forward with one peg only (standard)."""
+    FORWARD_FORWARD = "forward_forward"
+    """9 forward, or split over two pegs like a 7 (arizona)."""
+    FORWARD_BACKWARD = "forward_backward"
+    """9 forward, or split over two pegs: one part forward, the other backward."""
+
+
+class JokerSource(Enum):
+    """Which pegs a joker may move (``card.joker.source``)."""
+
+    TEAM_START_FIRST = "team_start_first"
+    """From a team start area while one holds a peg, else any team track peg (arizona)."""
+    ANY = "any"
+    """Any peg the player may move, in start or on the track (standard)."""
+
+
+class InSpotOccupied(Enum):
+    """Where a knocked team peg goes when its in-spot is held (``variant.in-spot-occupied``)."""
+
+    CHAIN = "chain"
+    """The relocation is a landing: same colour there is illegal, others are knocked on."""
+    ILLEGAL = "illegal"
+    """Any peg on that in-spot makes the move illegal."""
+    TO_START = "to_start"
+    """The knocked team peg goes to its start area instead; the occupant stays."""
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A rules preset.
+    """A rules preset with its house-rule switches.
 
     Attributes:
         name: the preset's name.
-        player_counts: the seat counts the preset allows (``board.sides``).
-        decks: ``(players, decks, jokers)`` rows (``deck.composition``).
-        hand_size: cards each player holds after drawing (``deal.hands``).
-        face_value: steps a J, Q or K moves forward (``card.face``).
-        split_ranks: ranks that may be split between two pegs
-            (``card.seven.split``, ``card.nine``).
+        player_counts: seat counts allowed (``board.sides``).
+        decks: ``(players, decks, jokers)`` rows (``deck.composition``, ``variant.decks``).
+        hand_size: cards held between turns (``deal.hands``).
+        draw_first: draw one extra card before playing, as in standard
+            (``turn.sequence``).
+        control: whose pegs a player moves (``team.control``).
+        joker_source: which pegs a joker may move (``card.joker.source``).
+        nine: what a 9 may do (``card.nine``, ``variant.nine-split``).
+        face_values: steps a J, Q and K move forward (``card.face``,
+            ``variant.face-values``).
+        home_entry_compulsory: a peg that can enter home must
+            (``variant.home-entry-compulsory``).
+        wait_on_in_spot: a peg on its own in-spot may only go into home
+            (``variant.wait-on-in-spot``).
+        in_spot_occupied: where a knocked team peg goes when its in-spot is
+            held (``move.landing.in-spot``, ``variant.in-spot-occupied``).
+        two_swap: a 2 may instead swap two pegs (``variant.two-swap``).
     """
 
     name: str = "arizona"
     player_counts: tuple[int, ...] = (4, 6, 8)
     decks: tuple[tuple[int, int, int], ...] = ((4, 3, 6), (6, 3, 6), (8, 4, 8))
     hand_size: int = 5
-    face_value: int = 10
-    split_ranks: tuple[Rank, ...] = (Rank.SEVEN, Rank.NINE)
+    draw_first: bool = False
+    control: Control = Control.TEAM
+    joker_source: JokerSource = JokerSource.TEAM_START_FIRST
+    nine: Nine = Nine.FORWARD_FORWARD
+    face_values: tuple[int, int, int] = (10, 10, 10)
+    home_entry_compulsory: bool = False
+    wait_on_in_spot: bool = False
+    in_spot_occupied: InSpotOccupied = InSpotOccupied.CHAIN
+    two_swap: bool = False
 
     def __post_init__(self) -> None:
-        counts = {row[0] for row in self.decks}
-        if not set(self.player_counts) <= counts:
-            raise ValueError("every allowed player count needs a row in `decks`")
-        if any(n < 4 or n % 2 for n in self.player_counts):
-            raise ValueError("player counts must be even and at least 4")
-        if self.hand_size < 1:
-            raise ValueError("hand_size must be at least 1")
+        _check(self)
 
     def deck_for(self, players: int) -> tuple[int, int]:
         """``(decks, jokers)`` used with ``players`` seats (``deck.composition``)."""
         for count, decks, jokers in self.decks:
             if count == players:
                 return decks, jokers
-        raise ValueError(f"preset {self.name!r} has no deck for {players} players")
+        raise RulesError(f"preset {self.name!r} has no deck for {players} players")
+
+
+def _check(rules: Rules) -> None:
+    """Reject values and combinations that cannot be played."""
+    enums = {
+        "control": Control,
+        "joker_source": JokerSource,
+        "nine": Nine,
+        "in_spot_occupied": InSpotOccupied,
+    }
+    for field, kind in enums.items():
+        if not isinstance(getattr(rules, field), kind):
+            raise RulesError(f"{field}: expected a {kind.__name__}, not {getattr(rules, field)!r}")
+    flags = ("draw_first", "home_entry_compulsory", "wait_on_in_spot", "two_swap")
+    for field in flags:
+        if not isinstance(getattr(rules, field), bool):
+            raise RulesError(f"{field}: expected True or False, not {getattr(rules, field)!r}")
+    if not isinstance(rules.name, str) or not rules.name:
+        raise RulesError("name: a preset needs a name")
+    if not _ints(rules.player_counts) or any(n < 4 or n % 2 for n in rules.player_counts):
+        raise RulesError(f"player_counts: even numbers of at least 4, not {rules.player_counts!r}")
+    rows = rules.decks
+    if not all(isinstance(r, tuple) and len(r) == 3 and _ints(r) for r in rows):
+        raise RulesError(f"decks: rows of (players, decks, jokers), not {rows!r}")
+    if any(decks < 1 or jokers < 0 for _, decks, jokers in rows):
+        raise RulesError("decks: at least one deck and no negative jokers per row")
+    if not set(rules.player_counts) <= {row[0] for row in rows}:
+        raise RulesError("decks: every allowed player count needs a row")
+    if not isinstance(rules.hand_size, int) or not 1 <= rules.hand_size <= 10:
+        raise RulesError(f"hand_size: 1..10 cards, not {rules.hand_size!r}")
+    values = rules.face_values
+    if not (isinstance(values, tuple) and len(values) == 3 and _ints(values)) or not all(
+        1 <= v <= 13 for v in values
+    ):
+        raise RulesError(f"face_values: a face card moves 1..13 holes, not {values!r}")
+    for count, decks, jokers in rows:
+        hands = count * (rules.hand_size + rules.draw_first)
+        if 52 * decks + jokers < 2 * hands:
+            raise RulesError(f"decks: {decks} deck(s) are too few to deal {count} players")
+
+
+def _ints(values: object) -> bool:
+    return isinstance(values, tuple) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    )
 
 
 ARIZONA = Rules()
-"""The default preset: Arizona Pegs and Jokers."""
+"""The default preset: Arizona Pegs and Jokers (the Gaelic, Welsh and Sindhi seeds)."""
 
-PRESETS: dict[str, Rules] = {ARIZONA.name: ARIZONA}
+STANDARD = Rules(
+    name="standard",
+    draw_first=True,
+    control=Control.OWN_THEN_TEAMMATE,
+    joker_source=JokerSource.ANY,
+    nine=Nine.PLAIN,
+)
+"""The sister rules, Pegs and Jokers (the Macedonian seed)."""
+
+PRESETS: dict[str, Rules] = {ARIZONA.name: ARIZONA, STANDARD.name: STANDARD}
+
+
+def rule_text(rules: Rules, field: str) -> str:
+    """The value of one field as text, as position descriptions write it.
+
+    >>> rule_text(ARIZONA, "decks"), rule_text(ARIZONA, "nine"), rule_text(ARIZONA, "two_swap")
+    ('4,3,6 6,3,6 8,4,8', 'forward_forward', 'false')
+    """
+    value = getattr(rules, field)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return " ".join(",".join(map(str, v)) if isinstance(v, tuple) else str(v) for v in value)
+    return str(value)
+
+
+def with_rule(rules: Rules, field: str, text: str) -> Rules:
+    """``rules`` with one field read from its text form (see :func:`rule_text`).
+
+    >>> with_rule(ARIZONA, "face_values", "11 12 13").face_values
+    (11, 12, 13)
+    """
+    if field not in Rules.__dataclass_fields__:
+        raise RulesError(f"no rule called {field!r}")
+    current = getattr(rules, field)
+    text = text.strip()
+    value: object
+    try:
+        if isinstance(current, bool):
+            if text not in ("true", "false"):
+                raise ValueError
+            value = text == "true"
+        elif isinstance(current, Enum):
+            value = type(current)(text)
+        elif isinstance(current, tuple):
+            rows = [tuple(int(x) for x in word.split(",")) for word in text.split()]
+            value = tuple(rows) if "," in text else tuple(r[0] for r in rows)
+        elif isinstance(current, int):
+            value = int(text)
+        else:
+            value = text
+    except ValueError:
+        raise RulesError(
+            f"{field}: cannot read {text!r} (now {rule_text(rules, field)!r})"
+        ) from None
+    changed: dict[str, Any] = {field: value}
+    return replace(rules, **changed)
 
 
 def find_preset(name: str) -> Rules:
     """The preset called ``name``; ``ValueError`` lists the known names."""
     try:
         return PRESETS[name]
-    except KeyError:
-        raise ValueError(f"unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
+    except (KeyError, TypeError):
+        raise RulesError(f"unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None

@@ -14,7 +14,7 @@ from functools import cache
 from pegs_rules.board import PEGS_PER_SEAT, START, Board, Location, is_home, location_name, team_of
 from pegs_rules.cards import Rank, build_deck, format_cards
 from pegs_rules.errors import PositionError
-from pegs_rules.rules import ARIZONA, Rules
+from pegs_rules.rules import ARIZONA, PRESETS, Rules, rule_text
 
 
 @cache
@@ -94,7 +94,12 @@ class GameState:
 
     def __str__(self) -> str:
         """The position in the text form that :func:`~pegs_rules.position.parse_position` reads."""
-        lines = [f"rules: {self.rules.name}", f"players: {self.players}", f"turn: {self.turn}"]
+        base = PRESETS.get(self.rules.name, ARIZONA)
+        lines = [f"rules: {base.name}"]
+        for name in self.rules.__dataclass_fields__:
+            if getattr(self.rules, name) != getattr(base, name):
+                lines.append(f"rule {name}: {rule_text(self.rules, name)}")
+        lines += [f"players: {self.players}", f"turn: {self.turn}"]
         lines.append(f"dealer: {self.dealer}")
         for seat, locs in enumerate(self.pegs):
             lines.append(f"pegs {seat}: " + " ".join(location_name(p) for p in locs))
@@ -139,11 +144,18 @@ def new_game(
         for seat in order:
             hands[seat].append(deck[dealt])
             dealt += 1
+    sorted_hands = [tuple(sorted(h)) for h in hands]
+    draw = tuple(deck[dealt:])
+    if rules.draw_first:  # turn.sequence (standard): the first player draws before acting
+        first = order[0]
+        sorted_hands[first], draw, _, _ = draw_up(
+            sorted_hands[first], rules.hand_size + 1, draw, (), seed, 0
+        )
     return GameState(
         rules=rules,
         pegs=((START,) * PEGS_PER_SEAT,) * players,
-        hands=tuple(tuple(sorted(h)) for h in hands),
-        draw_pile=tuple(deck[dealt:]),
+        hands=tuple(sorted_hands),
+        draw_pile=draw,
         discard_pile=(),
         turn=order[0],
         dealer=dealer,
@@ -156,3 +168,30 @@ def reshuffled(seed: int, number: int, cards: tuple[Rank, ...]) -> tuple[Rank, .
     pile = list(cards)
     random.Random(f"pegs-rules/{seed}/reshuffle/{number}").shuffle(pile)
     return tuple(pile)
+
+
+def draw_up(
+    hand: tuple[Rank, ...],
+    size: int,
+    draw: tuple[Rank, ...],
+    discard: tuple[Rank, ...],
+    seed: int,
+    reshuffles: int,
+) -> tuple[tuple[Rank, ...], tuple[Rank, ...], tuple[Rank, ...], int]:
+    """Draw into ``hand`` until it holds ``size`` cards (``turn.sequence``).
+
+    When the draw pile is empty the whole discard pile is reshuffled into a
+    new one (``turn.reshuffle``); with both empty the hand stays short.
+    Returns the new hand, draw pile, discard pile and reshuffle count.
+    """
+    need = size - len(hand)
+    taken: list[Rank] = []
+    while need > 0 and (draw or discard):
+        if not draw:
+            draw, discard = reshuffled(seed, reshuffles, discard), ()
+            reshuffles += 1
+        chunk = draw[:need]
+        taken.extend(chunk)
+        draw = draw[len(chunk) :]
+        need -= len(chunk)
+    return tuple(sorted(hand + tuple(taken))), draw, discard, reshuffles

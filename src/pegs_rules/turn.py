@@ -1,9 +1,10 @@
 """Carrying out a turn: :func:`apply`.
 
 ``turn.sequence``: the seat to act plays one card (or discards it), the move
-is carried out, then the seat draws back up to its hand size, reshuffling the
-discard pile into a new draw pile when the draw pile runs out
-(``turn.reshuffle``). The next turn belongs to the next seat clockwise
+is carried out, then the seat draws back up to its hand size (arizona; with
+``draw_first``, as in standard, the next seat instead draws up to one more
+than the hand size before it acts), reshuffling the discard pile into a new
+draw pile when the draw pile runs out (``turn.reshuffle``). The next turn belongs to the next seat clockwise
 (``turn.order``). The move that brings a team's last peg home ends the game
 at once, with no draw (``game.end``). A seat with no cards passes and then
 draws as usual (``turn.pass``).
@@ -17,7 +18,7 @@ from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.explain import why_illegal
 from pegs_rules.movegen import hand_plays, has_playable_card
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
-from pegs_rules.state import GameState, reshuffled
+from pegs_rules.state import GameState, draw_up
 
 
 def apply(state: GameState, move: Move) -> GameState:
@@ -64,27 +65,23 @@ def _finish(state: GameState, card: Rank | None, effects: list[Step]) -> GameSta
         is_home(p) for s, locs in enumerate(pegs) if team_of(s) == team for p in locs
     ):
         winner = team  # game.end: nothing is drawn
-    draw = state.draw_pile
-    reshuffles = state.reshuffles
-    if winner is None:
-        need = state.rules.hand_size - len(hand)
-        while need > 0 and (draw or discard):
-            if not draw:  # turn.reshuffle
-                draw, discard = reshuffled(state.seed, reshuffles, discard), ()
-                reshuffles += 1
-            taken = draw[:need]
-            hand.extend(taken)
-            draw = draw[len(taken) :]
-            need -= len(taken)
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hand))
+    draw, reshuffles = state.draw_pile, state.reshuffles
+    following = (seat + 1) % len(state.pegs)
+    if winner is None:  # turn.sequence: arizona draws after playing, standard before
+        drawer = following if state.rules.draw_first else seat
+        target = state.rules.hand_size + state.rules.draw_first
+        hands[drawer], draw, discard, reshuffles = draw_up(
+            hands[drawer], target, draw, discard, state.seed, reshuffles
+        )
     return GameState(
         rules=state.rules,
         pegs=pegs,
         hands=tuple(hands),
         draw_pile=draw,
         discard_pile=discard,
-        turn=seat if winner is not None else (seat + 1) % len(state.pegs),
+        turn=seat if winner is not None else following,
         dealer=state.dealer,
         seed=state.seed,
         reshuffles=reshuffles,
