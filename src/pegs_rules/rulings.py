@@ -51,6 +51,26 @@ ADDED: dict[str, str] = {
         "A split whose two orders leave the same position is one move, accepted in the "
         "order whose steps sort first."
     ),
+    "variant.decks": "Switch: the decks and jokers used for each player count.",
+    "variant.face-values": "Switch: a J, Q and K move 11, 12 and 13 (or any set values) forward.",
+    "variant.nine-split": (
+        "Switch: a 9 is plain, splits like a 7, or splits with one part forward and the "
+        "other backward like an 8 (track pegs only, never into home)."
+    ),
+    "variant.home-entry-compulsory": (
+        "Switch: a peg that can enter home with the count it is moved must enter."
+    ),
+    "variant.wait-on-in-spot": (
+        "Switch: a peg on its own in-spot may only move into home, not along the track."
+    ),
+    "variant.in-spot-occupied": (
+        "Switch: a knocked team peg whose in-spot is held either chains (default), makes "
+        "the move illegal, or goes to its start area instead."
+    ),
+    "variant.two-swap": (
+        "Switch: a 2 may instead swap a movable track peg with a track peg of another "
+        "colour; no blocking, nobody is knocked."
+    ),
 }
 """Rulings this library decided where the normative ones are silent."""
 
