@@ -23,7 +23,7 @@ from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Discard, Move, Play, parse_notation
 from pegs_rules.position import parse_position
-from pegs_rules.rules import Rules, find_preset
+from pegs_rules.rules import Rules, find_preset, with_rule
 from pegs_rules.state import GameState, new_game, reshuffled
 from pegs_rules.turn import apply
 
@@ -52,7 +52,11 @@ def check_case(case: dict[str, Any]) -> str | None:
     """Run one case; ``None`` if the library agrees, else what went wrong."""
     expect = case["expect"]
     if "deal" in case:
-        return _check_deal(case["deal"], expect["dealt"], find_preset(case["preset"]))
+        rules = find_preset(case["preset"])
+        for line in case["deal"].get("rules", []):
+            field, _, value = line.partition(":")
+            rules = with_rule(rules, field.strip(), value)
+        return _check_deal(case["deal"], expect["dealt"], rules)
     state = parse_position("\n".join([f"rules: {case['preset']}", *case["position"]]))
     if "legal" in expect:
         got = [str(m) for m in legal_moves(state)]
@@ -74,7 +78,7 @@ def check_case(case: dict[str, Any]) -> str | None:
     return f"after the move, these do not hold: {wrong}\n{after}" if wrong else None
 
 
-def _check_deal(deal: dict[str, int], dealt: dict[str, Any], rules: Rules) -> str | None:
+def _check_deal(deal: dict[str, Any], dealt: dict[str, Any], rules: Rules) -> str | None:
     """A fresh deal for ``deal["players"]`` (dealer ``deal["dealer"]``), for several seeds."""
     for seed in range(5):
         state = new_game(deal["players"], seed=seed, rules=rules, dealer=deal["dealer"])
