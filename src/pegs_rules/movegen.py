@@ -328,12 +328,17 @@ def movable_seats(state: GameState) -> tuple[int, ...]:
     seat = state.turn
     players = len(state.pegs)
     if state.rules.control is Control.TEAM:
-        return tuple(s for s in range(players) if team_of(s) == team_of(seat))
+        return _team_seats(players, team_of(seat))
     for step in range(0, players, 2):
         mate = (seat + step) % players
         if not all(p > 1000 for p in state.pegs[mate]):
             return (mate,)
     return (seat,)
+
+
+@cache
+def _team_seats(players: int, team: int) -> tuple[int, ...]:
+    return tuple(s for s in range(players) if team_of(s) == team)
 
 
 Resolutions = dict[Play, list[Step]]
@@ -596,10 +601,12 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     if not state.hands[state.turn]:
         return (Pass(),)
     moves: list[Move] = []
+    must_play = False
     by_rank = hand_plays(state)
-    for plays in by_rank.values():
+    for rank, plays in by_rank.items():
         moves.extend(play for play, _ in plays)
-    if not has_playable_card(state):
+        must_play = must_play or (bool(plays) and rank is not Rank.JOKER)
+    if not must_play:
         moves.extend(Discard(r) for r in by_rank)
     return tuple(moves)
 
