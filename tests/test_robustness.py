@@ -23,7 +23,7 @@ from pegs_rules import (
     parse_notation,
     parse_position,
 )
-from pegs_rules.explain import why_illegal
+from pegs_rules.reasons import why_illegal
 from pegs_rules.rulings import RULINGS
 
 GAME = new_game(4, seed=3)

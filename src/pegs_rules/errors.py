@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pegs_rules.state import GameState
+
 
 class PegsError(ValueError):
     """Base class of every error the library raises on bad input."""
@@ -30,3 +36,42 @@ class NotationError(PegsError):
 
 class RulesError(PegsError):
     """A rules object whose values or combination of switches cannot be played."""
+
+
+class FormatError(PegsError):
+    """Data that is not a valid document of the library's JSON format (``pegs_rules.serialize``).
+
+    Raised for text that is not JSON, a document of the wrong shape or
+    version, and a document describing something impossible (a state whose
+    pegs or cards cannot occur, unplayable rules, a record that cannot
+    start). ``problems`` lists every problem found, each prefixed with where
+    it was found (``$.pegs[2]``...); the message joins them.
+    """
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(self.problems) or "invalid data")
+
+
+class AmbiguousMoveError(NotationError):
+    """Move text that matches several legal moves; ``candidates`` lists them."""
+
+    def __init__(self, text: str, candidates: Sequence[object]) -> None:
+        self.candidates = tuple(candidates)
+        listed = ", ".join(map(str, self.candidates))
+        super().__init__(f"{text!r} is ambiguous: it could be {listed}")
+
+
+class ReplayError(IllegalMoveError):
+    """A game record whose move ``turn`` (counted from 1) cannot be made.
+
+    ``rule`` and ``reason`` say why, as for any :class:`IllegalMoveError`;
+    ``move`` is the move's text and ``state`` the position it was tried in.
+    """
+
+    def __init__(self, turn: int, move: str, rule: str, reason: str, state: GameState) -> None:
+        super().__init__(rule, reason)
+        self.turn = turn
+        self.move = move
+        self.state = state
+        self.args = (f"[{rule}] turn {turn}, {move!r}: {reason}",)

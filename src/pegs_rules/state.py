@@ -137,24 +137,29 @@ def new_game(
         raise PositionError(f"dealer must be a seat 0..{players - 1}, not {dealer!r}")
     deck = list(build_deck(*rules.deck_for(players)))
     rng.shuffle(deck)
+    return deal(rules, players, dealer, tuple(deck), seed)
+
+
+def deal(rules: Rules, players: int, dealer: int, deck: tuple[Rank, ...], seed: int) -> GameState:
+    """Deal ``deck`` (top card first) as :func:`new_game` deals (``deal.hands``).
+
+    One card at a time clockwise from the dealer's left until every seat
+    holds ``hand_size``; the rest is the draw pile. With ``draw_first``
+    (standard) the first seat then draws its extra card (``turn.sequence``).
+    """
     order = [(dealer + 1 + i) % players for i in range(players)]
-    hands: list[list[Rank]] = [[] for _ in range(players)]
-    dealt = 0
-    for _ in range(rules.hand_size):
-        for seat in order:
-            hands[seat].append(deck[dealt])
-            dealt += 1
-    sorted_hands = [tuple(sorted(h)) for h in hands]
-    draw = tuple(deck[dealt:])
-    if rules.draw_first:  # turn.sequence (standard): the first player draws before acting
+    hands: list[tuple[Rank, ...]] = [() for _ in range(players)]
+    for i in range(rules.hand_size * players):
+        hands[order[i % players]] += (deck[i],)
+    draw = deck[rules.hand_size * players :]
+    hands = [tuple(sorted(h)) for h in hands]
+    if rules.draw_first:
         first = order[0]
-        sorted_hands[first], draw, _, _ = draw_up(
-            sorted_hands[first], rules.hand_size + 1, draw, (), seed, 0
-        )
+        hands[first], draw, _, _ = draw_up(hands[first], rules.hand_size + 1, draw, (), seed, 0)
     return GameState(
         rules=rules,
         pegs=((START,) * PEGS_PER_SEAT,) * players,
-        hands=tuple(sorted_hands),
+        hands=tuple(hands),
         draw_pile=draw,
         discard_pile=(),
         turn=order[0],

@@ -15,9 +15,9 @@ from __future__ import annotations
 from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
 from pegs_rules.errors import IllegalMoveError, PegsError
-from pegs_rules.explain import why_illegal
 from pegs_rules.movegen import hand_plays, has_playable_card
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
+from pegs_rules.reasons import why_illegal
 from pegs_rules.state import GameState, draw_up
 
 

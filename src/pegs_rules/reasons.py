@@ -1,20 +1,34 @@
 """Why a move is illegal: the rule id that forbids it and a sentence.
 
-:func:`why_illegal` replays the move step by step on a working copy of the
-board and reports the first rule it breaks. It is only consulted for moves
-that :func:`~pegs_rules.legal_moves` does not list; the legal-move list
-stays the one authority on legality.
+:func:`explain` gives the verdict on any move; :func:`why_illegal` replays a
+move step by step on a working copy of the board and reports the first rule
+it breaks. The legal-move list stays the one authority on legality; the
+reasons are the ones :class:`~pegs_rules.errors.IllegalMoveError` carries.
+
+>>> from pegs_rules import parse_position, parse_notation
+>>> state = parse_position('''
+... pegs 0: 70
+... hand 0: 7
+... ''')
+>>> print(explain(state, parse_notation("7 0:70-6")))
+[card.seven] a 7 moves a peg exactly 7 holes forward
+>>> explain(state, parse_notation("7 0:70-h2")).legal
+True
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pegs_rules.board import START, Location, is_home, is_track, location_name, team_of
 from pegs_rules.cards import COME_OUT_RANKS, Rank
+from pegs_rules.errors import PegsError
 from pegs_rules.movegen import (
     Tables,
     WorkBoard,
     forward_steps,
     hand_plays,
+    legal_moves,
     movable_seats,
     splits,
     tables,
@@ -276,3 +290,39 @@ def _path_to(
         if path is not None and path[0] == dst:
             return path
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """The verdict on one move.
+
+    Attributes:
+        legal: whether the move is among :func:`~pegs_rules.legal_moves`.
+        rule: the id of the ruling that forbids it, ``None`` when legal.
+        reason: one sentence.
+    """
+
+    legal: bool
+    rule: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason if self.rule is None else f"[{self.rule}] {self.reason}"
+
+
+def explain(state: GameState, move: object) -> Explanation:
+    """Whether the seat to act may make ``move`` in ``state``, and if not, why.
+
+    ``move`` may be any object; anything that is not a legal move gets the
+    rule that :func:`~pegs_rules.apply` would reject it with.
+    """
+    if not isinstance(state, GameState):
+        raise PegsError(f"not a game state: {type(state).__name__}")
+    try:
+        legal = move in legal_moves(state)
+    except TypeError:  # an object whose comparison fails is no move
+        legal = False
+    if legal:
+        return Explanation(True, None, f"{move} is a legal move for seat {state.turn}")
+    rule, reason = why_illegal(state, move)
+    return Explanation(False, rule, reason)
