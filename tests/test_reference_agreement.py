@@ -18,7 +18,7 @@ import random
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
-from reference import reference_legal_moves, reference_result_pegs
+from reference import assert_agree, reference_legal_moves, reference_result_pegs
 
 from pegs_rules import GameState, Play, Rank, apply, legal_moves, new_game, parse_position
 
@@ -39,31 +39,6 @@ def location(text: str) -> int:
     if text.startswith("h"):
         return 1000 + int(text[1:])
     return int(text)
-
-
-def assert_agree(state: GameState, *, results: bool = True) -> None:
-    """Engine and reference list the same moves in the same order (and, if ``results``,
-    every play leaves the same pegs)."""
-    engine = legal_moves(state)
-    reference = reference_legal_moves(state)
-    if engine != reference:
-        only_engine = [str(m) for m in engine if m not in reference]
-        only_reference = [str(m) for m in reference if m not in engine]
-        pairs = enumerate(zip(engine, reference, strict=False))
-        first = next((i for i, (a, b) in pairs if a != b), min(len(engine), len(reference)))
-        raise AssertionError(
-            f"legal moves differ in\n{state}\n"
-            f"engine only: {only_engine}\nreference only: {only_reference}\n"
-            f"{len(engine)} engine moves, {len(reference)} reference moves; first difference "
-            f"at index {first}: engine {describe(engine[first : first + 3])}, "
-            f"reference {describe(reference[first : first + 3])}"
-        )
-    if results:
-        for move in engine:
-            if isinstance(move, Play):
-                got = apply(state, move).pegs
-                want = reference_result_pegs(state, move)
-                assert got == want, f"{move} in\n{state}\nengine: {got}\nreference: {want}"
 
 
 # --- hand-worked examples: check the reference itself, and the engine ---------------------

@@ -410,6 +410,8 @@ def _card_plays(
                     for dst, colour in sorted(at.items()):
                         if 0 <= src < 1000 and colour != seat:
                             swap = [Step(seat, src, dst), Step(colour, dst, src)]
+                            if colour in seats:  # both movable: one move, steps in order
+                                swap.sort()
                             out[Play(rank, tuple(swap))] = swap
     elif rank is Rank.EIGHT:  # card.eight
         for seat in seats:
@@ -532,9 +534,12 @@ def _splits(
         """Carry out the first part, then try every ``n``-step part of peg ``k`` from where it is."""
         work.perform(changes1)
         seat, src = movers[k]
-        for moved in changes1[1:]:  # knocked to its in-spot by the first part?
+        for moved in changes1[1:]:  # knocked away by the first part?
             if moved.seat == seat and moved.src == src:
                 src = moved.dst
+        if src == START:  # knocked to its start (variant.in-spot-occupied): no part moves it
+            work.undo(changes1)
+            return
         for dst in work.forward(seat, src, n) if forward else work.backward(seat, src, n):
             more = work.move(seat, src, dst)
             if more is not None:

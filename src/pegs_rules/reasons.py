@@ -255,6 +255,8 @@ def _why_step(
 def _why_swap(state: GameState, work: WorkBoard, steps: tuple[Step, ...]) -> Reason:
     """``variant.two-swap``: a 2 may swap a movable track peg with a track peg of another colour."""
     (mover, src, dst), (other, back_src, back_dst) = steps
+    if mover not in movable_seats(state) and other in movable_seats(state):
+        return "variant.two-swap", "write the step of the peg the player moves first"
     if mover not in movable_seats(state):
         return "team.control", f"seat {state.turn} may not move seat {mover}'s pegs"
     fits = (

@@ -84,7 +84,8 @@ class Rules:
             ``variant.face-values``).
         home_entry_compulsory: a peg that can enter home must
             (``variant.home-entry-compulsory``).
-        wait_on_in_spot: a peg on its own in-spot may only go into home
+        wait_on_in_spot: a peg on its own in-spot may not go on along the
+            track, only into home; an 8, a joker or a swap may still move it
             (``variant.wait-on-in-spot``).
         in_spot_occupied: where a knocked team peg goes when its in-spot is
             held (``move.landing.in-spot``, ``variant.in-spot-occupied``).
@@ -133,7 +134,8 @@ def _check(rules: Rules) -> None:
             raise RulesError(f"{field}: expected True or False, not {getattr(rules, field)!r}")
     if not isinstance(rules.name, str) or not rules.name:
         raise RulesError("name: a preset needs a name")
-    if not _ints(rules.player_counts) or any(n < 4 or n % 2 for n in rules.player_counts):
+    counts = rules.player_counts
+    if not counts or not _ints(counts) or any(n < 4 or n % 2 for n in counts):
         raise RulesError(f"player_counts: even numbers of at least 4, not {rules.player_counts!r}")
     rows = rules.decks
     if not all(isinstance(r, tuple) and len(r) == 3 and _ints(r) for r in rows):
@@ -142,7 +144,7 @@ def _check(rules: Rules) -> None:
         raise RulesError("decks: at least one deck and no negative jokers per row")
     if not set(rules.player_counts) <= {row[0] for row in rows}:
         raise RulesError("decks: every allowed player count needs a row")
-    if not isinstance(rules.hand_size, int) or not 1 <= rules.hand_size <= 10:
+    if not _ints((rules.hand_size,)) or not 1 <= rules.hand_size <= 10:
         raise RulesError(f"hand_size: 1..10 cards, not {rules.hand_size!r}")
     values = rules.face_values
     if not (isinstance(values, tuple) and len(values) == 3 and _ints(values)) or not all(

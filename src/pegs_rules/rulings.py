@@ -61,7 +61,8 @@ ADDED: dict[str, str] = {
         "Switch: a peg that can enter home with the count it is moved must enter."
     ),
     "variant.wait-on-in-spot": (
-        "Switch: a peg on its own in-spot may only move into home, not along the track."
+        "Switch: a peg on its own in-spot may not move forward along the track, only into "
+        "home (an 8, a joker or a swap may still move it)."
     ),
     "variant.in-spot-occupied": (
         "Switch: a knocked team peg whose in-spot is held either chains (default), makes "
