@@ -38,9 +38,12 @@ def apply(state: GameState, move: Move) -> GameState:
     if state.winner is None:
         hand = state.hands[state.turn]
         if isinstance(move, Play) and isinstance(move.card, Rank) and move.card in hand:
-            for play, effects in hand_plays(state)[move.card]:
-                if play == move:
-                    return _finish(state, move.card, effects)
+            plays = hand_plays(state)[move.card]
+            effects = next((e for p, e in plays if p is move), None)  # from legal_moves
+            if effects is None:
+                effects = next((e for p, e in plays if p == move), None)
+            if effects is not None:
+                return _finish(state, move.card, effects)
         elif isinstance(move, Discard) and isinstance(move.card, Rank) and move.card in hand:
             if not has_playable_card(state):
                 return _finish(state, move.card, [])
