@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pegs_rules.board import PEGS_PER_SEAT, START, parse_location
-from pegs_rules.bots import Bot, GreedyBot
+from pegs_rules.bots import Bot, GreedyBot, decide
 from pegs_rules.cards import Rank, format_cards, parse_cards
 from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.movegen import legal_moves
@@ -140,7 +140,7 @@ def record_game(
         "turns": [],
     }
     while not state.is_over:
-        move = bots[state.turn].choose(state, legal_moves(state))
+        move = decide(bots[state.turn], state)
         after = apply(state, move)
         if after.reshuffles != state.reshuffles:
             record["reshuffles"].append(format_cards(_reshuffle_pile(state, move)))

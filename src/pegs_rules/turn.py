@@ -12,6 +12,8 @@ draws as usual (``turn.pass``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
 from pegs_rules.errors import IllegalMoveError, PegsError
@@ -43,20 +45,25 @@ def apply(state: GameState, move: Move) -> GameState:
             if effects is None:
                 effects = next((e for p, e in plays if p == move), None)
             if effects is not None:
-                return _finish(state, move.card, effects)
+                return carry_out(state, move.card, effects)
         elif isinstance(move, Discard) and isinstance(move.card, Rank) and move.card in hand:
             if not has_playable_card(state):
-                return _finish(state, move.card, [])
+                return carry_out(state, move.card, [])
         elif isinstance(move, Pass) and not hand:
-            return _finish(state, None, [])
+            return carry_out(state, None, [])
     rule, reason = why_illegal(state, move)
     raise IllegalMoveError(rule, reason)
 
 
-def _finish(state: GameState, card: Rank | None, effects: list[Step]) -> GameState:
-    """Discard ``card``, carry out ``effects``, check for the win, draw, pass the turn."""
+def carry_out(state: GameState, card: Rank | None, effects: list[Step]) -> GameState:
+    """Discard ``card``, carry out ``effects``, check for the win, draw, pass the turn.
+
+    Unchecked: ``effects`` must be the changes of a legal play of ``card`` (or
+    empty for a discard or, with ``card`` ``None``, a pass). :func:`apply` is
+    the checked way in; bots' playouts use this one.
+    """
     seat = state.turn
-    pegs = _moved(state.pegs, effects) if effects else state.pegs
+    pegs = moved(state.pegs, effects) if effects else state.pegs
     hand = list(state.hands[seat])
     discard = state.discard_pile
     if card is not None:
@@ -93,8 +100,8 @@ def _finish(state: GameState, card: Rank | None, effects: list[Step]) -> GameSta
     )
 
 
-def _moved(
-    pegs: tuple[tuple[Location, ...], ...], effects: list[Step]
+def moved(
+    pegs: tuple[tuple[Location, ...], ...], effects: Iterable[Step]
 ) -> tuple[tuple[Location, ...], ...]:
     """``pegs`` with every step of ``effects`` carried out in order."""
     new = [list(locs) for locs in pegs]

@@ -1,0 +1,519 @@
+"""Many games between bots, on any executor: :func:`simulate`.
+
+A :class:`SimulationConfig` names the games to play: how many, the seat
+count, the bots (assigned to seats cyclically: with ``("mcts", "greedy")`` in
+a 4-player game seats 0 and 2, team 0, get ``mcts`` and seats 1 and 3 get
+``greedy``), the seed every game's deal and every bot's generator are drawn
+from, and the rules. With ``swap`` (the default) the games come in pairs
+dealt from the same seed, the second with every bot moved one seat on, so
+that each line-up plays each deal from both teams' seats and seat order
+cannot favour either.
+
+Each game is played by :func:`play_game`, a plain module-level function of
+the (picklable) config and the game's number, so the games can run wherever
+an executor sends them. :func:`simulate` accepts any
+:class:`concurrent.futures.Executor`:
+
+* nothing (``executor=None``): the games run one after another in this process;
+* ``concurrent.futures.ProcessPoolExecutor(4)``: on four local processes
+  (what ``pegs simulate --workers 4`` does);
+* ``ThreadPoolExecutor``: in threads (no faster for this pure-Python code,
+  but handy in tests);
+* a cluster executor, for example Dask's: with
+  ``client = distributed.Client(address)``, ``simulate(config,
+  executor=client.get_executor())`` sends each game to the cluster's workers
+  (which need ``pegs-rules`` installed). Any executor whose ``submit``
+  returns :class:`concurrent.futures.Future` objects will do.
+
+The results come back in game order whatever the executor, and depend only
+on the config: the same config gives the same games and winners on one
+process or many (time limits aside: a bot given seconds rather than
+iterations plays as far as the machine lets it).
+
+>>> config = SimulationConfig(games=4, bots=("greedy", "random"), seed=1)
+>>> result = simulate(config)
+>>> [game.seats for game in result.games[:2]]
+[('greedy', 'random', 'greedy', 'random'), ('random', 'greedy', 'random', 'greedy')]
+>>> result.summary.side_wins
+(4, 0)
+>>> [round(bound, 3) for bound in wilson(8, 10)]  # a 95% interval for 8 wins in 10
+[0.49, 0.943]
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from pegs_rules.bots import decide, make_bot
+from pegs_rules.rules import ARIZONA, Rules
+from pegs_rules.state import new_game
+from pegs_rules.turn import apply
+
+__all__ = [
+    "GameResult",
+    "ProgressBar",
+    "Simulation",
+    "SimulationConfig",
+    "Summary",
+    "play_game",
+    "report",
+    "simulate",
+    "wilson",
+    "write_csv",
+    "write_json",
+]
+
+Progress = Callable[[int, int], None]
+"""Called with (games done, games in all) as games finish."""
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """The games :func:`simulate` plays.
+
+    Attributes:
+        games: how many games.
+        players: seats per game.
+        bots: bot names (see :func:`~pegs_rules.bots.make_bot`), given to the
+            seats in turn: seat ``s`` gets ``bots[s % len(bots)]``.
+        seed: all chance derives from it; game ``i`` is dealt from
+            ``seed * 1_000_000 + deal`` where ``deal`` is ``i`` (or ``i // 2``
+            with ``swap``), and each game's bots get seeds of their own.
+        swap: play each deal twice, the second time with every bot one seat on
+            (the two teams' line-ups trade places).
+        rules: the rules in force.
+        max_turns: a game still going after this many turns counts as unfinished.
+    """
+
+    games: int = 100
+    players: int = 4
+    bots: tuple[str, ...] = ("greedy", "random")
+    seed: int = 0
+    swap: bool = True
+    rules: Rules = ARIZONA
+    max_turns: int = 20_000
+
+    def __post_init__(self) -> None:
+        if isinstance(self.bots, (list, str)):
+            object.__setattr__(
+                self,
+                "bots",
+                tuple(self.bots.split(",")) if isinstance(self.bots, str) else tuple(self.bots),
+            )
+        if not isinstance(self.games, int) or self.games < 0:
+            raise ValueError(f"games: a whole number of at least 0, not {self.games!r}")
+        if self.players not in self.rules.player_counts:
+            raise ValueError(
+                f"players: the rules allow {self.rules.player_counts}, not {self.players!r}"
+            )
+        if not self.bots:
+            raise ValueError("bots: name at least one bot")
+        for name in self.bots:
+            make_bot(name)  # raises ValueError for an unknown name
+        if self.max_turns < 1:
+            raise ValueError(f"max_turns: at least 1, not {self.max_turns!r}")
+
+    def game_seed(self, index: int) -> int:
+        """The seed game ``index`` is dealt from."""
+        return self.seed * 1_000_000 + (index // 2 if self.swap else index)
+
+    def swapped(self, index: int) -> bool:
+        """Whether game ``index`` has the bots one seat on."""
+        return self.swap and index % 2 == 1
+
+    def seats(self, index: int) -> tuple[str, ...]:
+        """The bot at each seat of game ``index``."""
+        shift = 1 if self.swapped(index) else 0
+        return tuple(
+            self.bots[(s + shift) % self.players % len(self.bots)] for s in range(self.players)
+        )
+
+    def side(self, side: int) -> str:
+        """The line-up of side 0 (the even seats when not swapped) or 1, as text."""
+        names = [self.bots[s % len(self.bots)] for s in range(side, self.players, 2)]
+        return names[0] if len(set(names)) == 1 else "+".join(names)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished (or abandoned) game.
+
+    Attributes:
+        index: the game's number, from 0.
+        seed: the seed it was dealt from.
+        seats: the bot at each seat.
+        swapped: whether the bots sat one seat on (side 0 held the odd seats).
+        first_seat: the seat that acted first.
+        winner: the winning team, or ``None`` if the game reached ``max_turns``.
+        plies: turns taken.
+        seconds: wall time of the whole game.
+        think_seconds: per seat, the time its bot spent choosing.
+        think_max: per seat, its bot's longest choice, in seconds.
+        moves: per seat, how many moves its bot chose.
+    """
+
+    index: int
+    seed: int
+    seats: tuple[str, ...]
+    swapped: bool
+    first_seat: int
+    winner: int | None
+    plies: int
+    seconds: float
+    think_seconds: tuple[float, ...]
+    think_max: tuple[float, ...]
+    moves: tuple[int, ...]
+
+    @property
+    def first_team(self) -> int:
+        """The team of the seat that acted first."""
+        return self.first_seat % 2
+
+    def team_of_side(self, side: int) -> int:
+        """The team that side ``side`` played as."""
+        return side ^ self.swapped
+
+    @property
+    def winner_side(self) -> int | None:
+        """The side that won (0 or 1), or ``None``."""
+        return None if self.winner is None else self.winner ^ self.swapped
+
+
+def play_game(config: SimulationConfig, index: int) -> GameResult:
+    """Play game ``index`` of ``config`` to the end (or ``max_turns``)."""
+    seed = config.game_seed(index)
+    seats = config.seats(index)
+    state = new_game(config.players, seed=seed, rules=config.rules)
+    bots = [
+        make_bot(name, (seed * 2 + config.swapped(index)) * 16 + seat)
+        for seat, name in enumerate(seats)
+    ]
+    first = state.turn
+    think = [0.0] * config.players
+    longest = [0.0] * config.players
+    moves = [0] * config.players
+    began = time.perf_counter()
+    while state.winner is None and state.ply < config.max_turns:
+        seat = state.turn
+        start = time.perf_counter()
+        move = decide(bots[seat], state)
+        spent = time.perf_counter() - start
+        think[seat] += spent
+        longest[seat] = max(longest[seat], spent)
+        moves[seat] += 1
+        state = apply(state, move)
+    return GameResult(
+        index=index,
+        seed=seed,
+        seats=seats,
+        swapped=config.swapped(index),
+        first_seat=first,
+        winner=state.winner,
+        plies=state.ply,
+        seconds=time.perf_counter() - began,
+        think_seconds=tuple(think),
+        think_max=tuple(longest),
+        moves=tuple(moves),
+    )
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% with the default ``z``)."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    factor = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / factor
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / factor
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class BotTiming:
+    """How long one bot took to choose: ``moves`` choices, ``seconds`` in all, ``longest``."""
+
+    moves: int
+    seconds: float
+    longest: float
+
+    @property
+    def mean(self) -> float:
+        return self.seconds / self.moves if self.moves else 0.0
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a set of games shows.
+
+    Attributes:
+        games: games played.
+        unfinished: games that reached ``max_turns`` without a winner.
+        team_wins: wins of team 0 (even seats) and team 1 (odd seats).
+        side_wins: wins of side 0 and side 1 (see :meth:`SimulationConfig.side`).
+        sides: the two sides' line-ups, as text.
+        first_seat_wins: games won by the team of the seat that acted first
+            (with ``swap``, both games of a pair have the same first seat, so
+            when one side wins every game this is exactly half: the measure
+            means most between bots of equal strength).
+        mean_plies: the average game length in turns (finished games).
+        timing: per bot name, how long it took to choose.
+    """
+
+    games: int
+    unfinished: int
+    team_wins: tuple[int, int]
+    side_wins: tuple[int, int]
+    sides: tuple[str, str]
+    first_seat_wins: int
+    mean_plies: float
+    min_plies: int
+    max_plies: int
+    timing: dict[str, BotTiming] = field(default_factory=dict)
+
+    @property
+    def finished(self) -> int:
+        return self.games - self.unfinished
+
+
+def summarize(config: SimulationConfig, games: Sequence[GameResult]) -> Summary:
+    """The :class:`Summary` of ``games``, played under ``config``."""
+    done = [g for g in games if g.winner is not None]
+    timing: dict[str, BotTiming] = {}
+    for game in games:
+        for seat, name in enumerate(game.seats):
+            old = timing.get(name, BotTiming(0, 0.0, 0.0))
+            timing[name] = BotTiming(
+                old.moves + game.moves[seat],
+                old.seconds + game.think_seconds[seat],
+                max(old.longest, game.think_max[seat]),
+            )
+    plies = [g.plies for g in done]
+    return Summary(
+        games=len(games),
+        unfinished=len(games) - len(done),
+        team_wins=(sum(g.winner == 0 for g in done), sum(g.winner == 1 for g in done)),
+        side_wins=(sum(g.winner_side == 0 for g in done), sum(g.winner_side == 1 for g in done)),
+        sides=(config.side(0), config.side(1)),
+        first_seat_wins=sum(g.winner == g.first_team for g in done),
+        mean_plies=sum(plies) / len(plies) if plies else 0.0,
+        min_plies=min(plies, default=0),
+        max_plies=max(plies, default=0),
+        timing=timing,
+    )
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The outcome of :func:`simulate`: the config, every game in order, the summary, the time."""
+
+    config: SimulationConfig
+    games: tuple[GameResult, ...]
+    summary: Summary
+    seconds: float
+
+
+def simulate(
+    config: SimulationConfig,
+    *,
+    executor: Executor | None = None,
+    progress: Progress | None = None,
+) -> Simulation:
+    """Play every game of ``config``, on ``executor`` if given (see the module docstring)."""
+    began = time.perf_counter()
+    total = config.games
+    results: list[GameResult] = []
+    if progress is not None:
+        progress(0, total)
+    if executor is None:
+        for index in range(total):
+            results.append(play_game(config, index))
+            if progress is not None:
+                progress(len(results), total)
+    else:
+        futures = [executor.submit(play_game, config, index) for index in range(total)]
+        try:
+            for future in as_completed(futures):
+                results.append(future.result())
+                if progress is not None:
+                    progress(len(results), total)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    results.sort(key=lambda game: game.index)
+    return Simulation(
+        config, tuple(results), summarize(config, results), time.perf_counter() - began
+    )
+
+
+class ProgressBar:
+    """A plain-text progress bar for :func:`simulate`'s ``progress``, drawn on ``stream``.
+
+    On a terminal the bar is redrawn in place; otherwise a line is written at
+    every tenth of the way, and at least once a minute.
+    """
+
+    def __init__(self, stream: IO[str] | None = None, width: int = 30) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.width = width
+        self.began = time.perf_counter()
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.shown = -1
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        elapsed = time.perf_counter() - self.began
+        fraction = done / total if total else 1.0
+        if not self.tty:
+            tenth = int(fraction * 10)
+            if tenth == self.shown and elapsed - self.last < 60:
+                return
+            self.shown = tenth
+            self.last = elapsed
+        filled = round(fraction * self.width)
+        bar = "#" * filled + "-" * (self.width - filled)
+        eta = f", {elapsed / done * (total - done):.0f} s left" if 0 < done < total else ""
+        line = f"[{bar}] {done}/{total} games, {elapsed:.0f} s{eta}"
+        if self.tty:
+            self.stream.write("\r" + line + ("\n" if done >= total else ""))
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def _percent(wins: int, n: int) -> str:
+    low, high = wilson(wins, n)
+    rate = wins / n if n else 0.0
+    return f"{wins:5d}  {rate:6.1%}  [{low:6.1%}, {high:6.1%}]"
+
+
+def report(simulation: Simulation) -> str:
+    """The summary as text: wins per side and per team with 95% Wilson intervals, and more."""
+    config, s = simulation.config, simulation.summary
+    n = s.finished
+    swap = "swapped every other game" if config.swap else "not swapped"
+    lines = [
+        f"{s.games} games, {config.players} players, rules {config.rules.name}, "
+        f"bots {','.join(config.bots)} ({swap}), seed {config.seed}, "
+        f"{simulation.seconds:.1f} s",
+        "",
+        f"{'':34}{'wins':>5}  {'rate':>6}  95% interval (Wilson)",
+    ]
+    for side in (0, 1):
+        label = f"side {side}: {s.sides[side]}"
+        lines.append(f"{label:<34}{_percent(s.side_wins[side], n)}")
+    for team in (0, 1):
+        label = f"team {team} ({'even' if team == 0 else 'odd'} seats)"
+        lines.append(f"{label:<34}{_percent(s.team_wins[team], n)}")
+    lines.append(f"{'team of the first seat to act':<34}{_percent(s.first_seat_wins, n)}")
+    if s.unfinished:
+        lines.append(f"unfinished (over {config.max_turns} turns): {s.unfinished}")
+    lines.append("")
+    lines.append(
+        f"game length: {s.mean_plies:.1f} turns on average "
+        f"({s.mean_plies / config.players:.1f} rounds; shortest {s.min_plies}, longest {s.max_plies})"
+    )
+    for name, t in sorted(s.timing.items()):
+        lines.append(
+            f"bot {name}: {t.mean * 1000:.1f} ms a move on average, longest {t.longest:.3f} s "
+            f"({t.moves} moves)"
+        )
+    return "\n".join(lines)
+
+
+def _row(game: GameResult) -> dict[str, Any]:
+    data = asdict(game)
+    data["seats"] = list(game.seats)
+    data["first_team"] = game.first_team
+    data["winner_side"] = game.winner_side
+    return data
+
+
+def _rounded(interval: tuple[float, float]) -> list[float]:
+    return [round(bound, 6) for bound in interval]
+
+
+def write_json(simulation: Simulation, path: str | Path) -> None:
+    """Write the config, the summary and every game's result as one JSON document."""
+    config = simulation.config
+    s = simulation.summary
+    n = s.finished
+    document = {
+        "config": {
+            "games": config.games,
+            "players": config.players,
+            "bots": list(config.bots),
+            "seed": config.seed,
+            "swap": config.swap,
+            "rules": config.rules.name,
+            "max_turns": config.max_turns,
+        },
+        "summary": {
+            "games": s.games,
+            "unfinished": s.unfinished,
+            "sides": [
+                {
+                    "bots": s.sides[side],
+                    "wins": s.side_wins[side],
+                    "ci95": _rounded(wilson(s.side_wins[side], n)),
+                }
+                for side in (0, 1)
+            ],
+            "teams": [
+                {
+                    "team": team,
+                    "wins": s.team_wins[team],
+                    "ci95": _rounded(wilson(s.team_wins[team], n)),
+                }
+                for team in (0, 1)
+            ],
+            "first_seat_wins": s.first_seat_wins,
+            "first_seat_ci95": _rounded(wilson(s.first_seat_wins, n)),
+            "mean_plies": s.mean_plies,
+            "seconds": simulation.seconds,
+            "timing": {
+                name: {"moves": t.moves, "mean_seconds": t.mean, "longest_seconds": t.longest}
+                for name, t in sorted(s.timing.items())
+            },
+        },
+        "games": [_row(game) for game in simulation.games],
+    }
+    Path(path).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+CSV_FIELDS = (
+    "index",
+    "seed",
+    "seats",
+    "swapped",
+    "first_seat",
+    "first_team",
+    "winner",
+    "winner_side",
+    "plies",
+    "seconds",
+)
+"""The columns :func:`write_csv` writes, one row per game."""
+
+
+def write_csv(simulation: Simulation, path: str | Path) -> None:
+    """Write one row per game: the columns of :data:`CSV_FIELDS` (seats space-separated)."""
+    with Path(path).open("w", newline="", encoding="utf-8") as out:
+        writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        writer.writeheader()
+        for game in simulation.games:
+            row = _row(game)
+            row["seats"] = " ".join(game.seats)
+            row["winner"] = "" if game.winner is None else game.winner
+            row["winner_side"] = "" if game.winner_side is None else game.winner_side
+            row["seconds"] = f"{game.seconds:.3f}"
+            writer.writerow(row)

@@ -1,0 +1,245 @@
+"""Bots see only a player's view, play legal moves, and are as strong as documented."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import typing
+
+import pytest
+
+from pegs_rules import (
+    GameState,
+    PegsError,
+    PlayerView,
+    apply,
+    legal_moves,
+    new_game,
+    parse_notation,
+    parse_position,
+    view,
+)
+from pegs_rules.bots import (
+    Bot,
+    GreedyBot,
+    MctsBot,
+    RandomBot,
+    _quick_plays,
+    decide,
+    evaluate,
+    make_bot,
+    peg_value,
+    playout_turn,
+)
+from pegs_rules.movegen import hand_plays
+from pegs_rules.moves import Play
+from pegs_rules.rules import ARIZONA, STANDARD, InSpotOccupied, Nine
+from pegs_rules.simulate import SimulationConfig, simulate
+
+BOT_SPECS = ("random", "greedy", "mcts:40")
+
+
+def midgame(players: int = 4, seed: int = 3, plies: int = 80) -> GameState:
+    """A position reached by greedy play."""
+    state = new_game(players, seed=seed)
+    bots = [GreedyBot(seat) for seat in range(players)]
+    while state.ply < plies and not state.is_over:
+        state = apply(state, decide(bots[state.turn], state))
+    return state
+
+
+def scrambled(state: GameState, rng: random.Random) -> GameState:
+    """``state`` with every card the seat to act cannot see dealt anew (and another seed)."""
+    seat = state.turn
+    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
+    hidden += state.draw_pile
+    rng.shuffle(hidden)
+    hands = []
+    for s, hand in enumerate(state.hands):
+        if s == seat:
+            hands.append(hand)
+        else:
+            hands.append(tuple(sorted(hidden[: len(hand)])))
+            del hidden[: len(hand)]
+    return dataclasses.replace(
+        state, hands=tuple(hands), draw_pile=tuple(hidden), seed=rng.getrandbits(32)
+    )
+
+
+@pytest.mark.parametrize("cls", [RandomBot, GreedyBot, MctsBot])
+def test_choose_takes_a_player_view(cls: type[RandomBot | GreedyBot | MctsBot]) -> None:
+    hints = typing.get_type_hints(cls.choose)
+    assert hints["view"] is PlayerView
+    assert typing.get_type_hints(Bot.choose)["view"] is PlayerView
+
+
+@pytest.mark.parametrize("spec", BOT_SPECS)
+def test_bots_refuse_the_full_state(spec: str) -> None:
+    state = midgame()
+    with pytest.raises(PegsError, match="PlayerView"):
+        make_bot(spec).choose(state, legal_moves(state))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spec", BOT_SPECS)
+def test_hidden_cards_do_not_change_the_choice(spec: str) -> None:
+    rng = random.Random(11)
+    for seed in (3, 4):
+        state = midgame(seed=seed, plies=40 + seed)
+        other = scrambled(state, rng)
+        assert other.hands != state.hands and other.draw_pile != state.draw_pile
+        seat = state.turn
+        assert view(other, seat) == view(state, seat)
+        assert legal_moves(other) == legal_moves(state)
+        first = make_bot(spec, seed=5).choose(view(state, seat), legal_moves(state))
+        second = make_bot(spec, seed=5).choose(view(other, seat), legal_moves(other))
+        assert first == second
+
+
+@pytest.mark.parametrize("spec", BOT_SPECS)
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_bots_choose_legal_moves(spec: str, players: int) -> None:
+    state = new_game(players, seed=players)
+    bot = make_bot(spec, seed=1)
+    for _ in range(3 * players):
+        moves = legal_moves(state)
+        move = bot.choose(view(state, state.turn), moves)
+        assert move in moves
+        state = apply(state, move)
+
+
+def test_greedy_takes_a_knock_and_goes_home() -> None:
+    # the 5 can knock seat 1's peg on 45 from 40, or move 70 -> 75 (past the in-spot 3)
+    state = parse_position("""
+    pegs 0: 40
+    pegs 1: 45
+    hand 0: 5
+    """)
+    move = GreedyBot(0).choose(view(state, 0), legal_moves(state))
+    assert move == parse_notation("5 0:40-45")
+    # a 3 from the in-spot's doorstep: home rather than along the track
+    state = parse_position("""
+    pegs 0: 1
+    hand 0: 3
+    """)
+    move = GreedyBot(0).choose(view(state, 0), legal_moves(state))
+    assert move == parse_notation("3 0:1-h1")
+
+
+def test_greedy_moves_out_of_reach() -> None:
+    # either peg can move 4; the one on 40 stands 10 holes in front of seat 1's peg on 30
+    # (a 10, J, Q or K away), the one on 20 is safe and threatens the 30 itself
+    state = parse_position("""
+    pegs 0: 20 40
+    pegs 1: 30
+    hand 0: 4
+    """)
+    assert GreedyBot(0).choose(view(state, 0), legal_moves(state)) == parse_notation("4 0:40-44")
+
+
+def test_evaluation_values() -> None:
+    assert peg_value(4, 0, -1) == 0
+    assert peg_value(4, 0, 8) < peg_value(4, 0, 3) < peg_value(4, 0, 1001) < peg_value(4, 0, 1005)
+    start = new_game(4, seed=1).pegs
+    assert evaluate(start, 0, ARIZONA) == 0
+    out = ((-1, -1, -1, -1, 8), *start[1:])
+    assert evaluate(out, 0, ARIZONA) > 0 > evaluate(out, 1, ARIZONA)
+    # 10 holes in front of an opponent's peg (a 10 or a face card away) is worth less than
+    # 11 holes (no card moves 11 in arizona), by much more than the one hole
+    chased = ((-1, -1, -1, -1, 35), (-1, -1, -1, -1, 25), *start[2:])
+    safe = ((-1, -1, -1, -1, 36), (-1, -1, -1, -1, 25), *start[2:])
+    assert evaluate(safe, 0, ARIZONA) - evaluate(chased, 0, ARIZONA) > 5
+
+
+def test_mcts_takes_a_winning_move() -> None:
+    state = parse_position("""
+    pegs 0: h2 h3 h4 h5 1
+    pegs 2: h1 h2 h3 h4 h5
+    hand 0: 3 4
+    """)
+    move = MctsBot(0, iterations=5).choose(view(state, 0), legal_moves(state))
+    assert apply(state, move).winner == 0
+
+
+def test_mcts_time_limit() -> None:
+    import time
+
+    state = midgame()
+    bot = MctsBot(1, time_limit=0.05)
+    began = time.perf_counter()
+    move = bot.choose(view(state, state.turn), legal_moves(state))
+    assert move in legal_moves(state)
+    assert time.perf_counter() - began < 1.0
+
+
+def test_make_bot() -> None:
+    assert isinstance(make_bot("random"), RandomBot)
+    assert isinstance(make_bot("greedy"), GreedyBot)
+    bot = make_bot("mcts:77")
+    assert isinstance(bot, MctsBot) and bot.iterations == 77 and bot.time_limit is None
+    for bad in ("nobody", "greedy:3", "mcts:x", "mcts:0", "mcts:-1s", "mcts:nans"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+def _states(rules_list: list[typing.Any]) -> list[GameState]:
+    states = []
+    for rules in rules_list:
+        for players in (4, 6):
+            rng = random.Random(players)
+            state = new_game(players, seed=players + 1, rules=rules)
+            while not state.is_over and state.ply < 400:
+                states.append(state)
+                state = apply(state, rng.choice(legal_moves(state)))
+    return states
+
+
+VARIANTS = [
+    ARIZONA,
+    STANDARD,
+    dataclasses.replace(ARIZONA, name="house", nine=Nine.FORWARD_BACKWARD, two_swap=True),
+    dataclasses.replace(
+        ARIZONA,
+        name="house2",
+        face_values=(11, 12, 13),
+        home_entry_compulsory=True,
+        wait_on_in_spot=True,
+        in_spot_occupied=InSpotOccupied.TO_START,
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def played_states() -> list[GameState]:
+    return _states(VARIANTS)[::7]
+
+
+def test_quick_plays_are_legal(played_states: list[GameState]) -> None:
+    for state in played_states:
+        if not state.hands[state.turn]:
+            continue
+        legal = {play: changes for plays in hand_plays(state).values() for play, changes in plays}
+        options, other, _ = _quick_plays(state)
+        for card, changes in options:
+            assert card is not None
+            play = Play(card, (changes[0],))
+            assert legal[play] == changes, (state, play)
+        assert other == any(
+            isinstance(m, Play) and m.card.symbol != "JK" and len(m.steps) == 1
+            for m in legal_moves(state)
+        )
+
+
+def test_playout_turns_are_turns_of_the_game(played_states: list[GameState]) -> None:
+    rng = random.Random(4)
+    for state in played_states:
+        after = playout_turn(state, rng, epsilon=0.3)
+        assert any(apply(state, move) == after for move in legal_moves(state)), state
+
+
+def _wins(config: SimulationConfig) -> tuple[int, int]:
+    return simulate(config).summary.side_wins
+
+
+def test_greedy_beats_random() -> None:
+    wins = _wins(SimulationConfig(games=20, bots=("greedy", "random"), seed=1))
+    assert wins[0] >= 15, wins

@@ -1,0 +1,127 @@
+"""simulate(): seats, swaps, statistics, executors and the files it writes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from pegs_rules import new_game
+from pegs_rules.simulate import (
+    ProgressBar,
+    SimulationConfig,
+    play_game,
+    report,
+    simulate,
+    wilson,
+    write_csv,
+    write_json,
+)
+
+QUICK = SimulationConfig(games=4, players=4, bots=("greedy",), seed=2)
+"""Greedy against greedy: short games."""
+
+
+def test_wilson() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(1 - high)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(120, 200) == pytest.approx((0.5308, 0.6654), abs=1e-4)
+
+
+def test_seats_are_cyclic_and_swapped() -> None:
+    config = SimulationConfig(games=4, players=6, bots=("mcts", "greedy", "random"))
+    assert config.seats(0) == ("mcts", "greedy", "random", "mcts", "greedy", "random")
+    assert config.seats(1) == ("greedy", "random", "mcts", "greedy", "random", "mcts")
+    assert config.game_seed(0) == config.game_seed(1) != config.game_seed(2)
+    assert config.side(0) == "mcts+random+greedy" and config.side(1) == "greedy+mcts+random"
+    pair = SimulationConfig(players=4, bots=("mcts", "greedy"))
+    assert pair.seats(0) == ("mcts", "greedy", "mcts", "greedy")
+    assert pair.seats(1) == ("greedy", "mcts", "greedy", "mcts")
+    assert (pair.side(0), pair.side(1)) == ("mcts", "greedy")
+    plain = SimulationConfig(players=4, bots=("mcts", "greedy"), swap=False)
+    assert plain.seats(1) == plain.seats(0) and plain.game_seed(1) != plain.game_seed(0)
+
+
+def test_bad_configs() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        SimulationConfig(bots=("greedy", "clever"))
+    with pytest.raises(ValueError, match="players"):
+        SimulationConfig(players=5)
+    with pytest.raises(ValueError, match="games"):
+        SimulationConfig(games=-1)
+
+
+def test_play_game_is_a_real_game() -> None:
+    game = play_game(QUICK, 1)
+    state = new_game(4, seed=game.seed)
+    assert game.first_seat == state.turn
+    assert game.winner in (0, 1) and game.plies > 20
+    assert sum(game.moves) == game.plies
+    assert game.winner_side == game.winner ^ game.swapped
+
+
+def test_serial_and_threads_agree() -> None:
+    seen: list[tuple[int, int]] = []
+    serial = simulate(QUICK, progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 4) and seen[-1] == (4, 4)
+    with ThreadPoolExecutor(2) as pool:
+        threaded = simulate(QUICK, executor=pool)
+    assert [g.index for g in threaded.games] == [0, 1, 2, 3]
+    key = [(g.seed, g.seats, g.winner, g.plies) for g in serial.games]
+    assert key == [(g.seed, g.seats, g.winner, g.plies) for g in threaded.games]
+    summary = serial.summary
+    assert summary.games == 4 and summary.unfinished == 0
+    assert sum(summary.team_wins) == sum(summary.side_wins) == 4
+    assert summary.mean_plies == sum(g.plies for g in serial.games) / 4
+    assert summary.timing["greedy"].moves == summary.mean_plies * 4
+
+
+def test_process_pool() -> None:
+    config = SimulationConfig(games=2, bots=("greedy",), seed=5)
+    with ProcessPoolExecutor(1) as pool:
+        result = simulate(config, executor=pool)
+    assert [g.winner for g in result.games] == [g.winner for g in simulate(config).games]
+
+
+def test_unfinished_games() -> None:
+    config = SimulationConfig(games=2, bots=("random",), max_turns=10)
+    result = simulate(config)
+    assert result.summary.unfinished == 2 and result.summary.team_wins == (0, 0)
+    assert "unfinished" in report(result)
+
+
+def test_report_and_files(tmp_path: Path) -> None:
+    result = simulate(SimulationConfig(games=4, bots=("greedy", "random"), seed=3))
+    text = report(result)
+    assert "side 0: greedy" in text and "side 1: random" in text
+    assert "team of the first seat to act" in text and "game length" in text
+    write_json(result, tmp_path / "games.json")
+    document = json.loads((tmp_path / "games.json").read_text())
+    assert document["config"]["bots"] == ["greedy", "random"]
+    assert len(document["games"]) == 4
+    assert document["summary"]["sides"][0]["wins"] == result.summary.side_wins[0]
+    assert document["games"][1]["seats"] == ["random", "greedy", "random", "greedy"]
+    write_csv(result, tmp_path / "games.csv")
+    with (tmp_path / "games.csv").open() as rows:
+        table = list(csv.DictReader(rows))
+    assert [int(row["index"]) for row in table] == [0, 1, 2, 3]
+    assert table[0]["seats"] == "greedy random greedy random"
+    assert {row["winner_side"] for row in table} <= {"0", "1"}
+
+
+def test_progress_bar() -> None:
+    stream = io.StringIO()
+    bar = ProgressBar(stream, width=10)
+    for done in range(21):
+        bar(done, 20)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("[----------] 0/20")
+    assert lines[-1].startswith("[##########] 20/20")
+    assert len(lines) == 11  # a line per tenth when not on a terminal
