@@ -356,6 +356,11 @@ def hand_plays(state: GameState) -> dict[Rank, Plays]:
     return _hand_plays(state.pegs, team_of(state.turn), movable_seats(state), ranks, state.rules)
 
 
+def clear_memo() -> None:
+    """Forget the memoised moves of :func:`hand_plays` (for benchmarks and memory)."""
+    _hand_plays.cache_clear()
+
+
 def single_peg_plays(state: GameState) -> dict[Rank, Plays]:
     """Like :func:`hand_plays` without the plays that move two pegs (splits and swaps).
 
@@ -370,7 +375,7 @@ def single_peg_plays(state: GameState) -> dict[Rank, Plays]:
     }
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16)  # bridges legal_moves and apply; a big memo costs more in GC than it saves
 def _hand_plays(
     pegs: tuple[tuple[Location, ...], ...],
     team: int,
