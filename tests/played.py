@@ -8,6 +8,7 @@ that late positions (pegs home, reshuffles, a winner) come up as well as early o
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from functools import cache
@@ -101,3 +102,21 @@ def check_schema(name: str, document: object) -> None:
         for e in schema_validator(name).iter_errors(document)
     ]
     assert not errors, errors
+
+
+def shuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """``state`` with every card ``seat`` cannot see (other hands, the draw pile) dealt anew,
+    each hand and the pile keeping its size, and another seed."""
+    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
+    hidden += state.draw_pile
+    rng.shuffle(hidden)
+    hands = []
+    for s, hand in enumerate(state.hands):
+        if s == seat:
+            hands.append(hand)
+        else:
+            hands.append(tuple(sorted(hidden[: len(hand)])))
+            del hidden[: len(hand)]
+    return dataclasses.replace(
+        state, hands=tuple(hands), draw_pile=tuple(hidden), seed=rng.getrandbits(64)
+    )

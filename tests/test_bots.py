@@ -7,6 +7,7 @@ import random
 import typing
 
 import pytest
+from played import shuffle_hidden
 
 from pegs_rules import (
     GameState,
@@ -48,24 +49,6 @@ def midgame(players: int = 4, seed: int = 3, plies: int = 80) -> GameState:
     return state
 
 
-def scrambled(state: GameState, rng: random.Random) -> GameState:
-    """``state`` with every card the seat to act cannot see dealt anew (and another seed)."""
-    seat = state.turn
-    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
-    hidden += state.draw_pile
-    rng.shuffle(hidden)
-    hands = []
-    for s, hand in enumerate(state.hands):
-        if s == seat:
-            hands.append(hand)
-        else:
-            hands.append(tuple(sorted(hidden[: len(hand)])))
-            del hidden[: len(hand)]
-    return dataclasses.replace(
-        state, hands=tuple(hands), draw_pile=tuple(hidden), seed=rng.getrandbits(32)
-    )
-
-
 @pytest.mark.parametrize("cls", [RandomBot, GreedyBot, MctsBot])
 def test_choose_takes_a_player_view(cls: type[RandomBot | GreedyBot | MctsBot]) -> None:
     hints = typing.get_type_hints(cls.choose)
@@ -85,7 +68,7 @@ def test_hidden_cards_do_not_change_the_choice(spec: str) -> None:
     rng = random.Random(11)
     for seed in (3, 4):
         state = midgame(seed=seed, plies=40 + seed)
-        other = scrambled(state, rng)
+        other = shuffle_hidden(state, state.turn, rng)
         assert other.hands != state.hands and other.draw_pile != state.draw_pile
         seat = state.turn
         assert view(other, seat) == view(state, seat)

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from played import examples, reached_states
+from played import examples, reached_states, shuffle_hidden
 
 from pegs_rules import (
     GameState,
@@ -23,24 +23,6 @@ from pegs_rules import (
     validate,
     view,
 )
-
-
-def shuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """``state`` with every card ``seat`` cannot see (other hands, the draw pile) dealt anew,
-    each hand and the pile keeping its size, and another seed."""
-    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
-    hidden += state.draw_pile
-    rng.shuffle(hidden)
-    hands = []
-    for s, hand in enumerate(state.hands):
-        if s == seat:
-            hands.append(hand)
-        else:
-            hands.append(tuple(sorted(hidden[: len(hand)])))
-            del hidden[: len(hand)]
-    return dataclasses.replace(
-        state, hands=tuple(hands), draw_pile=tuple(hidden), seed=rng.getrandbits(64)
-    )
 
 
 def swap_with_draw_pile(state: GameState, seat: int, other: int, index: int) -> GameState:
