@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import typing
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -19,21 +20,29 @@ from played import SCHEMAS, check_schema, examples, full_game, reached_states
 
 from pegs_rules import (
     ARIZONA,
+    Explanation,
     FormatError,
     GameState,
     PegsError,
+    PlayerView,
     Rank,
     Rules,
+    apply_with_events,
+    events_to_data,
+    explain,
     from_data,
     from_json,
     legal_moves,
+    moves_to_data,
     new_game,
     parse_notation,
     record_of,
+    redact,
     serialize,
     to_data,
     to_json,
     validate,
+    view,
 )
 from pegs_rules.rules import PRESETS
 
@@ -71,9 +80,66 @@ def test_every_legal_move_round_trips_and_matches_the_schema(state: GameState) -
         assert from_data(data, "move") == move
 
 
+@settings(max_examples=examples(0.5))
+@given(reached_states(), st.data())
+def test_what_a_client_sees_round_trips_and_matches_the_schemas(
+    state: GameState, data: st.DataObject
+) -> None:
+    seat = data.draw(st.integers(0, state.players - 1))
+    seen = view(state, seat)
+    check_schema("view", to_data(seen))
+    assert from_json(to_json(seen)) == seen
+    assert from_json(to_json(seen), "view") == seen
+    moves = legal_moves(state)
+    listed = moves_to_data(moves)
+    check_schema("moves", listed)
+    assert from_json(json.dumps(listed), "moves") == moves
+    move = data.draw(st.sampled_from(moves))
+    verdict = explain(state, move)
+    check_schema("explanation", to_data(verdict))
+    assert from_json(to_json(verdict), "explanation") == verdict
+    if state.winner is None:
+        _, events = apply_with_events(state, move)
+        for reader in (seat, None):
+            document = events_to_data(events, reader)
+            check_schema("events", document)
+            shown = events if reader is None else redact(events, reader)
+            assert from_json(json.dumps(document), "events") == shown
+
+
+def test_a_view_document_holds_no_hidden_card_and_no_seed() -> None:
+    data = to_data(view(LATE, 1))
+    assert set(data) == {f.name for f in dataclasses.fields(PlayerView)} | {"format", "type"}
+    assert data["hand"] == [c.symbol for c in LATE.hands[1]]
+    assert data["hand_sizes"] == [len(hand) for hand in LATE.hands]
+    assert data["draw_pile_size"] == len(LATE.draw_pile)
+    assert "seed" not in json.dumps(data) and "draw_pile" not in data
+
+
+def test_an_events_document_hides_the_cards_other_seats_drew() -> None:
+    state = new_game(4, seed=2)
+    _, events = apply_with_events(state, legal_moves(state)[0])
+    drawn = [state.draw_pile[0].symbol]  # turn.sequence: one card played, the top one drawn
+    mine = events_to_data(events, state.turn)["events"][-1]
+    theirs = events_to_data(events, (state.turn + 1) % 4)["events"][-1]
+    assert mine["event"] == theirs["event"] == "cards_drawn"
+    assert mine["cards"] == drawn and theirs["cards"] is None
+    assert theirs["text"] == f"seat {state.turn} draws 1 card"
+
+
 def test_documents_say_their_format_and_type() -> None:
-    for value, kind in ((GAME, "state"), (ARIZONA, "rules"), (parse_notation("pass"), "move")):
+    values: list[tuple[serialize.Document, str]] = [
+        (GAME, "state"),
+        (ARIZONA, "rules"),
+        (parse_notation("pass"), "move"),
+        (view(GAME, 0), "view"),
+        (Explanation(False, "card.seven", "a 7 moves a peg 7 holes"), "explanation"),
+    ]
+    for value, kind in values:
         data = to_data(value)
+        assert (data["format"], data["type"]) == (1, kind)
+        check_schema(kind, data)
+    for data, kind in ((moves_to_data(()), "moves"), (events_to_data((), 0), "events")):
         assert (data["format"], data["type"]) == (1, kind)
         check_schema(kind, data)
 
@@ -298,6 +364,111 @@ def test_malformed_documents_say_what_is_wrong(text: str, expected: str) -> None
     assert any(expected in p for p in problems), problems
 
 
+def _view_doc(**changes: Any) -> dict[str, Any]:
+    return to_data(view(LATE, 2)) | changes
+
+
+def _events_doc(seat: int | None) -> dict[str, Any]:
+    states, moves = full_game("arizona", 4)
+    _, events = apply_with_events(states[10], moves[10])
+    return events_to_data(events, seat)
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        (_view_doc(seat=4), "impossible view"),
+        (_view_doc(hand_sizes=[5, 5, 5]), "impossible view"),
+        (_view_doc(draw_pile_size=500), "impossible view: the view hides"),
+        (_view_doc(hand=["JK"] * 9, hand_sizes=[5, 5, 9, 5]), "impossible view"),
+        (_view_doc(seed=1), "unknown field 'seed'"),
+        (_view_doc(draw_pile=[]), "unknown field 'draw_pile'"),
+        (_view_doc(ply=-1), "impossible view"),
+        (
+            {"format": 1, "type": "explanation", "legal": True, "rule": "card.seven", "reason": ""},
+            "a legal move has no rule id",
+        ),
+        (
+            {"format": 1, "type": "explanation", "legal": False, "rule": "card.x", "reason": "."},
+            "no ruling 'card.x'",
+        ),
+        (moves_to_data([parse_notation("pass")] * 2), "a move is listed twice"),
+        (
+            {"format": 1, "type": "moves", "moves": [{"notation": "discard 7", "action": "pass"}]},
+            "'discard 7' does not match the move pass",
+        ),
+        ({"format": 1, "type": "moves", "moves": [{"action": "pass"}]}, "expected a string"),
+        (
+            {"format": 1, "type": "events", "seat": 0, "events": [{"event": "jump"}]},
+            "expected one of card_played",
+        ),
+        (
+            {"format": 1, "type": "events", "seat": None, "events": [{"event": "game_over"}]},
+            "missing field 'winner'",
+        ),
+        (
+            {
+                "format": 1,
+                "type": "events",
+                "seat": 0,
+                "events": [{"event": "game_over", "winner": 2}],
+            },
+            "team 0 or 1",
+        ),
+        (
+            {
+                "format": 1,
+                "type": "events",
+                "seat": 0,
+                "events": [{"event": "passed", "seat": 0, "text": "seat 0 passes twice"}],
+            },
+            "the event's own sentence",
+        ),
+        (
+            {
+                "format": 1,
+                "type": "events",
+                "seat": 0,
+                "events": [{"event": "cards_drawn", "seat": 1, "count": 2, "cards": ["7", "8"]}],
+            },
+            "the cards seat 1 drew must be hidden from seat 0",
+        ),
+        (
+            {
+                "format": 1,
+                "type": "events",
+                "seat": 1,
+                "events": [{"event": "cards_drawn", "seat": 1, "count": 1, "cards": None}],
+            },
+            "the cards seat 1 drew are hidden, but not from seat 1",
+        ),
+        (
+            {
+                "format": 1,
+                "type": "events",
+                "seat": None,
+                "events": [{"event": "cards_drawn", "seat": 1, "count": 1, "cards": ["7", "8"]}],
+            },
+            "count 1 does not match the 2 cards drawn",
+        ),
+        (
+            {
+                "format": 1,
+                "type": "events",
+                "seat": None,
+                "events": [{"event": "reshuffled", "cards": 0, "number": 1}],
+            },
+            "a reshuffle takes at least one card",
+        ),
+    ],
+)
+def test_impossible_client_documents_are_refused_with_the_reason(
+    document: dict[str, Any], expected: str
+) -> None:
+    problems = problems_of(json.dumps(document))
+    assert any(expected in p for p in problems), problems
+
+
 def test_a_document_of_another_type_is_refused_when_a_type_is_asked_for() -> None:
     with pytest.raises(FormatError, match="expected a state document, not a move"):
         from_json(to_json(parse_notation("pass")), "state")
@@ -333,6 +504,15 @@ def _loads_or_refuses(data: object) -> None:
         raise AssertionError(f"not a FormatError: {error!r}") from error
     if isinstance(value, GameState):
         assert validate(value) == []
+    if isinstance(value, tuple):  # a moves or an events document
+        assert isinstance(data, dict)
+        again = (
+            moves_to_data(value)  # type: ignore[arg-type]
+            if data["type"] == "moves"
+            else events_to_data(value, data["seat"])  # type: ignore[arg-type]
+        )
+        assert from_data(again) == value
+        return
     assert from_json(to_json(value)) == value
 
 
@@ -371,7 +551,7 @@ def _paths(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 @settings(max_examples=examples(2))
 @given(
-    st.sampled_from(["state", "record", "move", "rules"]),
+    st.sampled_from(["state", "record", "move", "rules", "view", "moves", "events"]),
     st.data(),
     json_values
     | st.sampled_from(["s", "h1", "h6", "0", "40", "-1", "7", "JK", "Z", "", "arizona"])
@@ -382,13 +562,19 @@ def test_mutated_documents_load_validly_or_are_refused(
 ) -> None:
     """One value anywhere in a real document replaced by another (often of the wrong type)."""
     states, moves = full_game("arizona", 4)
-    sources: dict[str, Any] = {
-        "state": states[data.draw(st.integers(0, len(states) - 1))],
-        "move": moves[data.draw(st.integers(0, len(moves) - 1))],
-        "rules": ARIZONA,
-        "record": record_of(states[0], moves[:20]),
+    state = states[data.draw(st.integers(0, len(states) - 2))]
+    move = moves[state.ply]
+    reader = data.draw(st.sampled_from([None, 0, 1]))
+    documents: dict[str, Callable[[], dict[str, Any]]] = {
+        "state": lambda: to_data(state),
+        "move": lambda: to_data(move),
+        "rules": lambda: to_data(ARIZONA),
+        "record": lambda: to_data(record_of(states[0], moves[:20])),
+        "view": lambda: to_data(view(state, state.turn)),
+        "moves": lambda: moves_to_data(legal_moves(state)),
+        "events": lambda: events_to_data(apply_with_events(state, move)[1], reader),
     }
-    document = to_data(sources[kind])
+    document = documents[kind]()
     path = data.draw(st.sampled_from(_paths(document)[1:]))
     target = document
     for key in path[:-1]:

@@ -38,7 +38,15 @@ from pegs_rules.position import parse_position
 from pegs_rules.reasons import Explanation, explain
 from pegs_rules.records import GameRecord, record_of, replay
 from pegs_rules.rules import ARIZONA, Rules, find_preset
-from pegs_rules.serialize import FORMAT, from_data, from_json, to_data, to_json
+from pegs_rules.serialize import (
+    FORMAT,
+    events_to_data,
+    from_data,
+    from_json,
+    moves_to_data,
+    to_data,
+    to_json,
+)
 from pegs_rules.state import GameState, new_game
 from pegs_rules.turn import apply
 from pegs_rules.validate import validate
@@ -82,6 +90,7 @@ __all__ = [
     "apply",
     "apply_with_events",
     "determinize",
+    "events_to_data",
     "explain",
     "find_preset",
     "format_move",
@@ -92,6 +101,7 @@ __all__ = [
     "is_track",
     "legal_moves",
     "location_name",
+    "moves_to_data",
     "new_game",
     "parse_move",
     "parse_notation",

@@ -1,10 +1,11 @@
-"""JSON for states, moves, rules and game records: format 1.
+"""JSON for states, moves, rules, records and what a client sees: format 1.
 
 Every document is a JSON object with ``"format": 1`` and a ``"type"``:
-``"state"``, ``"move"``, ``"rules"`` or ``"record"``. The JSON Schemas in
-``specs/schema/`` (``state``, ``move``, ``rules``, ``record``
-``.schema.json``) describe each one. A reader that meets another ``format``
-number must refuse the document; a later format may add fields.
+``"state"``, ``"move"``, ``"rules"``, ``"record"``, and for clients
+``"view"``, ``"moves"``, ``"events"`` and ``"explanation"``. The JSON
+Schemas in ``specs/schema/`` (``<type>.schema.json``) describe each one. A
+reader that meets another ``format`` number must refuse the document; a later
+format may add fields.
 
 Values are written the same way everywhere:
 
@@ -32,7 +33,24 @@ Documents:
   :class:`~pegs_rules.GameState`. It includes every hidden card;
 * ``record``: ``rules``, ``players``, ``seed``, ``dealer`` (``null``: drawn
   from the seed), ``deck`` (``null``: shuffled from the seed) and ``moves``
-  (strings in move notation), as in :class:`~pegs_rules.records.GameRecord`.
+  (strings in move notation), as in :class:`~pegs_rules.records.GameRecord`;
+* ``view``: what one seat may know, as in :class:`~pegs_rules.PlayerView`:
+  ``seat``, ``rules``, ``pegs``, ``hand``, ``hand_sizes``,
+  ``draw_pile_size``, ``discard_pile``, ``turn``, ``dealer``,
+  ``reshuffles``, ``ply`` and ``winner``. It holds no hidden card and no
+  seed;
+* ``moves``: a list of moves (``legal_moves`` in its order), each a move
+  object as above (without ``format`` and ``type``) plus its
+  ``"notation"``, e.g. ``{"notation": "5 0:12-17", "action": "play", ...}``;
+* ``events``: what moves did (:mod:`pegs_rules.events`), in order, as seat
+  ``seat`` may see them (``null``: nothing hidden). Each event is an object
+  whose ``"event"`` names its kind (``card_played``, ``card_discarded``,
+  ``passed``, ``peg_moved``, ``peg_displaced``, ``cards_drawn``,
+  ``reshuffled``, ``game_over``) with the event's fields under their names
+  (``from`` and ``to`` for locations; ``cards`` is ``null`` for cards
+  another seat drew) and ``"text"``, the event as an English sentence;
+* ``explanation``: the verdict on a move (:func:`~pegs_rules.explain`):
+  ``legal``, ``rule`` (the ruling id, ``null`` when legal) and ``reason``.
 
 Whole numbers may be large (a seed is any integer); a reader whose numbers
 are doubles should expect seeds up to 2**53 only.
@@ -44,9 +62,11 @@ that is not JSON to a state with two pegs on one hole, raises
 :class:`~pegs_rules.errors.FormatError`, whose ``problems`` list everything
 found.
 
->>> from pegs_rules import new_game, parse_notation
+>>> from pegs_rules import new_game, parse_notation, view
 >>> game = new_game(4, seed=1)
 >>> from_json(to_json(game)) == game
+True
+>>> from_json(to_json(view(game, 0))) == view(game, 0)
 True
 >>> print(to_json(parse_notation("7 0:70-h2 2:33-37")))
 {"format": 1, "type": "move", "action": "play", "card": "7", "steps": [{"seat": 0, "from": "70", "to": "h2"}, {"seat": 2, "from": "33", "to": "37"}]}
@@ -63,30 +83,48 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import random
 import re
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from functools import cache
 from typing import Any, Literal, TypeVar, Union, overload
 
 from pegs_rules.board import Location, location_name, parse_location
 from pegs_rules.cards import Rank
-from pegs_rules.errors import FormatError
+from pegs_rules.errors import FormatError, PositionError
+from pegs_rules.events import (
+    CardDiscarded,
+    CardPlayed,
+    CardsDrawn,
+    Event,
+    GameOver,
+    Passed,
+    PegDisplaced,
+    PegMoved,
+    Reshuffled,
+    redact,
+)
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
+from pegs_rules.reasons import Explanation
 from pegs_rules.records import GameRecord
 from pegs_rules.rules import Rules
+from pegs_rules.rulings import RULINGS
 from pegs_rules.state import GameState
 from pegs_rules.validate import validate
+from pegs_rules.views import PlayerView, determinize
 
 FORMAT = 1
 """The format number this library writes and reads."""
 
-Document = GameState | Play | Discard | Pass | Rules | GameRecord
+Document = GameState | Play | Discard | Pass | Rules | GameRecord | PlayerView | Explanation
 """Anything :func:`to_json` writes."""
-Kind = Literal["state", "move", "rules", "record"]
+Kind = Literal["state", "move", "rules", "record", "view", "explanation", "moves", "events"]
 """The ``type`` of a document."""
+Loaded = Document | tuple[Move, ...] | tuple[Event, ...]
+"""Anything :func:`from_json` reads: a ``moves`` or ``events`` document gives a tuple."""
 
 _MAX_PROBLEMS = 50
 _LOCATION = re.compile(r"s|h[1-5]|0|[1-9][0-9]{0,5}")
@@ -113,7 +151,40 @@ def to_data(value: Document) -> dict[str, Any]:
         return head | {"type": "rules"} | _rules_data(value)
     if isinstance(value, GameRecord):
         return head | {"type": "record"} | _record_data(value)
+    if isinstance(value, PlayerView):
+        return head | {"type": "view"} | _view_data(value)
+    if isinstance(value, Explanation):
+        return head | {"type": "explanation"} | _explanation_data(value)
     raise FormatError([f"cannot write a {type(value).__name__} as a JSON document"])
+
+
+def moves_to_data(moves: Iterable[Move]) -> dict[str, Any]:
+    """A ``moves`` document listing ``moves`` in the order given, each with its notation.
+
+    >>> from pegs_rules import parse_position, legal_moves
+    >>> data = moves_to_data(legal_moves(parse_position("pegs 0: 70\\nhand 0: 7")))
+    >>> [move["notation"] for move in data["moves"]]
+    ['7 0:70-5', '7 0:70-h2']
+    """
+    return {
+        "format": FORMAT,
+        "type": "moves",
+        "moves": [{"notation": str(move)} | _move_data(move) for move in moves],
+    }
+
+
+def events_to_data(events: Iterable[Event], seat: int | None) -> dict[str, Any]:
+    """An ``events`` document: ``events`` as ``seat`` may see them (:func:`redact`).
+
+    With ``seat=None`` nothing is hidden: only for a trusted reader.
+    """
+    shown = tuple(events) if seat is None else redact(tuple(events), seat)
+    return {
+        "format": FORMAT,
+        "type": "events",
+        "seat": seat,
+        "events": [_event_data(event) for event in shown],
+    }
 
 
 def _state_data(state: GameState) -> dict[str, Any]:
@@ -142,6 +213,55 @@ def _move_data(move: Move) -> dict[str, Any]:
         for s in move.steps
     ]
     return {"action": "play", "card": move.card.symbol, "steps": steps}
+
+
+def _view_data(seen: PlayerView) -> dict[str, Any]:
+    return {
+        "seat": seen.seat,
+        "rules": _rules_data(seen.rules),
+        "pegs": [[location_name(p) for p in locs] for locs in seen.pegs],
+        "hand": [c.symbol for c in seen.hand],
+        "hand_sizes": list(seen.hand_sizes),
+        "draw_pile_size": seen.draw_pile_size,
+        "discard_pile": [c.symbol for c in seen.discard_pile],
+        "turn": seen.turn,
+        "dealer": seen.dealer,
+        "reshuffles": seen.reshuffles,
+        "ply": seen.ply,
+        "winner": seen.winner,
+    }
+
+
+def _explanation_data(verdict: Explanation) -> dict[str, Any]:
+    return {"legal": verdict.legal, "rule": verdict.rule, "reason": verdict.reason}
+
+
+_EVENTS: dict[str, type[Event]] = {
+    "card_played": CardPlayed,
+    "card_discarded": CardDiscarded,
+    "passed": Passed,
+    "peg_moved": PegMoved,
+    "peg_displaced": PegDisplaced,
+    "cards_drawn": CardsDrawn,
+    "reshuffled": Reshuffled,
+    "game_over": GameOver,
+}
+_EVENT_NAMES = {kind: name for name, kind in _EVENTS.items()}
+_JSON_KEY = {"src": "from", "dst": "to"}
+
+
+def _event_data(event: Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"event": _EVENT_NAMES[type(event)]}
+    for field in dataclasses.fields(event):
+        value = getattr(event, field.name)
+        if isinstance(value, Rank):
+            value = value.symbol
+        elif field.name in _JSON_KEY:
+            value = location_name(value)
+        elif isinstance(value, tuple):
+            value = [c.symbol for c in value]
+        out[_JSON_KEY.get(field.name, field.name)] = value
+    return out | {"text": str(event)}
 
 
 def _rules_data(rules: Rules) -> dict[str, Any]:
@@ -522,11 +642,141 @@ def _read_record(r: _Reader, data: dict[str, Any], path: str) -> GameRecord:
         raise _Invalid from None
 
 
-_READERS: dict[str, Callable[[_Reader, dict[str, Any], str], Document]] = {
+def _read_view(r: _Reader, data: dict[str, Any], path: str) -> PlayerView:
+    fields = {
+        "seat": _int,
+        "rules": _read_rules,
+        "pegs": lambda r, x, p: _list(r, x, p, lambda r, y, q: _list(r, y, q, _location)),
+        "hand": _cards,
+        "hand_sizes": lambda r, x, p: _list(r, x, p, _int),
+        "draw_pile_size": _int,
+        "discard_pile": _cards,
+        "turn": _int,
+        "dealer": _int,
+        "reshuffles": _int,
+        "ply": _int,
+        "winner": _nullable(_int),
+    }
+    values = _object(r, data, path, fields)
+    seen = PlayerView(
+        **values
+        | {
+            "pegs": tuple(tuple(sorted(locs)) for locs in values["pegs"]),
+            "hand": tuple(sorted(values["hand"])),
+            "hand_sizes": tuple(values["hand_sizes"]),
+        }
+    )
+    try:  # a view is possible exactly when some full state agrees with it
+        determinize(seen, random.Random(0))
+    except PositionError as error:
+        raise r.bad(path, f"impossible view: {error}") from None
+    return seen
+
+
+def _read_explanation(r: _Reader, data: dict[str, Any], path: str) -> Explanation:
+    fields = {"legal": _typed(bool), "rule": _nullable(_str), "reason": _str}
+    values = _object(r, data, path, fields)
+    verdict = Explanation(**values)
+    if verdict.legal != (verdict.rule is None):
+        raise r.bad(path, "a legal move has no rule id, and an illegal one has one")
+    if verdict.rule is not None and verdict.rule not in RULINGS:
+        raise r.bad(f"{path}.rule", f"no ruling {_short(verdict.rule)}")
+    return verdict
+
+
+def _read_moves(r: _Reader, data: dict[str, Any], path: str) -> tuple[Move, ...]:
+    def entry(r: _Reader, item: object, where: str) -> Move:
+        if not isinstance(item, dict):
+            raise r.bad(where, f"expected an object, not {_describe(item)}")
+        notation = _str(r, item.get("notation"), f"{where}.notation")
+        move = _read_move(r, {k: v for k, v in item.items() if k != "notation"}, where)
+        if str(move) != notation:
+            raise r.bad(f"{where}.notation", f"{_short(notation)} does not match the move {move}")
+        return move
+
+    moves = tuple(_object(r, data, path, {"moves": lambda r, x, p: _list(r, x, p, entry)})["moves"])
+    if len(set(moves)) != len(moves):
+        raise r.bad(f"{path}.moves", "a move is listed twice")
+    return moves
+
+
+_EVENT_FIELDS: dict[str, Callable[[_Reader, object, str], Any]] = {  # but Reshuffled: all ints
+    "seat": _int,
+    "card": _card,
+    "src": _location,
+    "dst": _location,
+    "count": _int,
+    "cards": _nullable(_cards),
+    "winner": _int,
+}
+
+
+def _read_event(r: _Reader, data: object, path: str) -> Event:
+    if not isinstance(data, dict):
+        raise r.bad(path, f"expected an object, not {_describe(data)}")
+    name = data.get("event")
+    if not isinstance(name, str) or name not in _EVENTS:
+        raise r.bad(f"{path}.event", f"expected one of {', '.join(_EVENTS)}, not {_short(name)}")
+    kind = _EVENTS[name]
+    names = [field.name for field in dataclasses.fields(kind)]
+    fields = {"event": _str, "text": _str} | {
+        _JSON_KEY.get(n, n): _int if kind is Reshuffled else _EVENT_FIELDS[n] for n in names
+    }
+    values = _object(r, data, path, fields, optional=("text",))
+    event = kind(**{n: values[_JSON_KEY.get(n, n)] for n in names})
+    problem = _event_problem(event)
+    if problem:
+        raise r.bad(path, problem)
+    if values.get("text", str(event)) != str(event):
+        raise r.bad(f"{path}.text", f"expected {str(event)!r}, the event's own sentence")
+    return event
+
+
+def _event_problem(event: Event) -> str | None:
+    """What makes ``event`` impossible on its own, if anything."""
+    if isinstance(event, Reshuffled):
+        if event.cards < 1 or event.number < 1:
+            return "a reshuffle takes at least one card and is numbered from 1"
+        return None
+    if any(getattr(event, n, 0) < 0 for n in ("seat", "count")):
+        return "seats and counts are 0 or more"
+    if isinstance(event, CardsDrawn):
+        if event.count < 1:
+            return "a draw takes at least one card"
+        if event.cards is not None and len(event.cards) != event.count:
+            return f"count {event.count} does not match the {len(event.cards)} cards drawn"
+    if isinstance(event, GameOver) and event.winner not in (0, 1):
+        return f"the winner is team 0 or 1, not {event.winner}"
+    return None
+
+
+def _read_events(r: _Reader, data: dict[str, Any], path: str) -> tuple[Event, ...]:
+    fields = {"seat": _nullable(_int), "events": lambda r, x, p: _list(r, x, p, _read_event)}
+    values = _object(r, data, path, fields)
+    seat, events = values["seat"], tuple(values["events"])
+    for i, event in enumerate(events):
+        if not isinstance(event, CardsDrawn):
+            continue
+        secret = seat is not None and event.seat != seat
+        if secret and event.cards is not None:
+            message = f"the cards seat {event.seat} drew must be hidden from seat {seat}"
+            raise r.bad(f"{path}.events[{i}].cards", message)
+        if not secret and event.cards is None:
+            reader = "an unredacted document" if seat is None else f"seat {seat}"
+            message = f"the cards seat {event.seat} drew are hidden, but not from {reader}"
+            raise r.bad(f"{path}.events[{i}].cards", message)
+    return events
+
+
+_READERS: dict[str, Callable[[_Reader, dict[str, Any], str], Loaded]] = {
     "state": _read_state,
     "move": _read_move,
     "rules": _read_rules,
     "record": _read_record,
+    "view": _read_view,
+    "explanation": _read_explanation,
+    "moves": _read_moves,
+    "events": _read_events,
 }
 
 
@@ -539,8 +789,16 @@ def from_data(data: object, kind: Literal["rules"]) -> Rules: ...
 @overload
 def from_data(data: object, kind: Literal["record"]) -> GameRecord: ...
 @overload
-def from_data(data: object, kind: None = None) -> Document: ...
-def from_data(data: object, kind: Kind | None = None) -> Document:
+def from_data(data: object, kind: Literal["view"]) -> PlayerView: ...
+@overload
+def from_data(data: object, kind: Literal["explanation"]) -> Explanation: ...
+@overload
+def from_data(data: object, kind: Literal["moves"]) -> tuple[Move, ...]: ...
+@overload
+def from_data(data: object, kind: Literal["events"]) -> tuple[Event, ...]: ...
+@overload
+def from_data(data: object, kind: None = None) -> Loaded: ...
+def from_data(data: object, kind: Kind | None = None) -> Loaded:
     """The value that the JSON data ``data`` (as :func:`json.loads` gives it) describes.
 
     With ``kind``, only a document of that ``type`` is accepted.
@@ -562,12 +820,21 @@ def from_json(text: str | bytes, kind: Literal["rules"]) -> Rules: ...
 @overload
 def from_json(text: str | bytes, kind: Literal["record"]) -> GameRecord: ...
 @overload
-def from_json(text: str | bytes, kind: None = None) -> Document: ...
-def from_json(text: str | bytes, kind: Kind | None = None) -> Document:
+def from_json(text: str | bytes, kind: Literal["view"]) -> PlayerView: ...
+@overload
+def from_json(text: str | bytes, kind: Literal["explanation"]) -> Explanation: ...
+@overload
+def from_json(text: str | bytes, kind: Literal["moves"]) -> tuple[Move, ...]: ...
+@overload
+def from_json(text: str | bytes, kind: Literal["events"]) -> tuple[Event, ...]: ...
+@overload
+def from_json(text: str | bytes, kind: None = None) -> Loaded: ...
+def from_json(text: str | bytes, kind: Kind | None = None) -> Loaded:
     """The value that the JSON document ``text`` describes (see the module docstring).
 
-    With ``kind`` (``"state"``, ``"move"``, ``"rules"`` or ``"record"``),
-    only a document of that ``type`` is accepted. Raises
+    With ``kind`` (``"state"``, ``"move"``, ``"rules"``, ``"record"``,
+    ``"view"``, ``"explanation"``, ``"moves"`` or ``"events"``), only a
+    document of that ``type`` is accepted. Raises
     :class:`~pegs_rules.errors.FormatError` listing every problem found.
     """
     if not isinstance(text, (str, bytes, bytearray)):
