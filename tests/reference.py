@@ -347,6 +347,14 @@ def one_start_peg_per_colour(board: Board, pegs: list[int]) -> list[int]:
 
 def plays_of(state: GameState, rank: Rank) -> dict[Play, tuple[tuple[int, ...], ...]]:
     """Every legal play of ``rank`` (ignoring must-play), with the pegs it leaves."""
+    return plays_and_other_orders(state, rank)[0]
+
+
+def plays_and_other_orders(
+    state: GameState, rank: Rank
+) -> tuple[dict[Play, tuple[tuple[int, ...], ...]], dict[Play, Play]]:
+    """:func:`plays_of`, and each two-step play left out as the other order of a listed one
+    (with the same result), mapped to that listed play."""
     rules = state.rules
     board = Board.from_state(state)
     mine = movable_pegs(board, state)
@@ -429,13 +437,27 @@ def plays_of(state: GameState, rank: Rank) -> dict[Play, tuple[tuple[int, ...], 
     # A split whose two orders leave the same position is one move, listed in the order
     # that sorts first; so is a swap of two movable pegs, written from either peg.
     kept: dict[Play, tuple[tuple[int, ...], ...]] = {}
+    dropped: dict[Play, Play] = {}
     for play, pegs in found.items():
         if len(play.steps) == 2:
             other = Play(rank, (play.steps[1], play.steps[0]))
             if found.get(other) == pegs and other.steps < play.steps:
+                dropped[play] = other
                 continue
         kept[play] = pegs
-    return kept
+    return kept, dropped
+
+
+def reference_other_orders(state: GameState) -> dict[Play, Play]:
+    """``card.seven.split.order``: every split left out as the other order of a listed split
+    with the same result, mapped to the listed split (swaps are not splits)."""
+    if state.winner is not None:
+        return {}
+    out: dict[Play, Play] = {}
+    for rank in sorted(set(state.hands[state.turn])):
+        if rank is not Rank.TWO:
+            out |= plays_and_other_orders(state, rank)[1]
+    return out
 
 
 def reference_legal_moves(state: GameState) -> tuple[Move, ...]:

@@ -18,10 +18,28 @@ import random
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
-from reference import assert_agree, reference_legal_moves, reference_result_pegs
-from rules_strategies import made_positions
+from reference import (
+    assert_agree,
+    reference_legal_moves,
+    reference_other_orders,
+    reference_result_pegs,
+)
+from rules_strategies import made_positions, rules_under_test
 
-from pegs_rules import ARIZONA, GameState, Play, apply, legal_moves, new_game, parse_position
+from pegs_rules import (
+    ARIZONA,
+    GameState,
+    IllegalMoveError,
+    Play,
+    Rank,
+    apply,
+    explain,
+    legal_moves,
+    new_game,
+    parse_move,
+    parse_notation,
+    parse_position,
+)
 
 PLAYER_COUNTS = (4, 6, 8)
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
@@ -273,3 +291,46 @@ def test_agree_over_whole_games(players: int, seed: int) -> None:
 @given(made_positions(st.just(ARIZONA)))
 def test_agree_on_made_positions(state: GameState) -> None:
     assert_agree(state)
+
+
+# --- card.seven.split.order: the other order of a listed split -------------------------------
+
+
+def assert_other_orders_accepted(state: GameState) -> None:
+    """The engine accepts exactly the reference's other orders, as their listed splits; the
+    other order of any other listed split is listed itself or rejected."""
+    other_orders = reference_other_orders(state)
+    legal = legal_moves(state)
+    for other, listed in other_orders.items():
+        assert other not in legal and listed in legal
+        assert apply(state, other) == apply(state, listed), f"{other} in\n{state}"
+        assert parse_move(state, str(other)) == listed
+        assert explain(state, other).legal
+    for play in legal:
+        if isinstance(play, Play) and len(play.steps) == 2 and play.card is not Rank.TWO:
+            other = Play(play.card, play.steps[::-1])
+            if other not in legal and other not in other_orders:
+                with pytest.raises(IllegalMoveError):
+                    apply(state, other)
+
+
+def test_other_order_of_an_independent_split_is_the_listed_move() -> None:
+    state = parse_position("pegs 0: 10 30\nhand 0: 7")
+    # 10 -> 12 and 30 -> 35 never meet: the order that sorts first is listed, the other
+    # order maps to it
+    listed, other = parse_notation("7 0:10-12 0:30-35"), parse_notation("7 0:30-35 0:10-12")
+    assert isinstance(other, Play)
+    assert reference_other_orders(state)[other] == listed
+    assert_other_orders_accepted(state)
+
+
+@settings(max_examples=3 * settings().max_examples)
+@given(made_positions(st.one_of(st.just(ARIZONA), rules_under_test)))
+def test_other_orders_on_made_positions(state: GameState) -> None:
+    assert_other_orders_accepted(state)
+
+
+@settings(phases=NO_SHRINK)
+@given(played_states())
+def test_other_orders_on_played_states(state: GameState) -> None:
+    assert_other_orders_accepted(state)

@@ -34,8 +34,10 @@ from pegs_rules import (
     Rank,
     Step,
     apply,
+    explain,
     home,
     legal_moves,
+    parse_move,
     parse_position,
 )
 from pegs_rules.board import parse_location
@@ -81,6 +83,16 @@ def expect_illegal(state: GameState, move: Move | str, *rules: str) -> None:
     (rulings.md allows finer ids such as ``card.seven.split.order``)."""
     rule = rule_of(state, move)
     assert any(rule == r or rule.startswith(r + ".") for r in rules), (rule, rules)
+
+
+def expect_same_move(state: GameState, other: str, listed: str) -> None:
+    """``other``, the other order of the listed split ``listed``, is accepted as that move
+    (``card.seven.split.order``): same state after it, read and explained as ``listed``."""
+    assert other not in moves(state) and listed in moves(state)
+    assert apply(state, mv(other)) == apply(state, mv(listed))
+    assert str(parse_move(state, other)) == listed
+    verdict = explain(state, mv(other))
+    assert verdict.legal and listed in verdict.reason
 
 
 def pegs_after(state: GameState, move: str) -> tuple[tuple[int, ...], ...]:
@@ -331,8 +343,8 @@ def test_seven_split_independent_pegs_listed_once_each() -> None:
         "7 0:10-17",
         "7 0:30-37",
     ]
-    # the same split in the other order is not a separate move
-    expect_illegal(state, "7 0:30-36 0:10-11", "card.seven.split")
+    # the same split in the other order is not a separate move, but it is accepted as this one
+    expect_same_move(state, "7 0:30-36 0:10-11", "7 0:10-11 0:30-36")
 
 
 def test_seven_split_first_part_unblocks_the_second() -> None:
@@ -354,8 +366,9 @@ def test_seven_split_first_part_unblocks_the_second() -> None:
     # the same two parts in the other order: A 10 -> 14 passes B on 12
     expect_illegal(state, "7 0:10-14 0:12-15", "move.blocking")
     expect_illegal(state, "7 0:10-12 0:12-17", "move.blocking")
-    # the duplicate order of the listed split is not separately legal
-    expect_illegal(state, "7 0:12-18 0:10-11", "card.seven.split")
+    # the other order of the listed split (B 12 -> 18, then A 10 -> 11) leaves A 11, B 18 too:
+    # not listed again, but accepted as the listed move
+    expect_same_move(state, "7 0:12-18 0:10-11", "7 0:10-11 0:12-18")
 
 
 def test_seven_split_first_part_knocks_teammate_which_then_moves_from_its_in_spot() -> None:
@@ -617,9 +630,9 @@ def test_nine_forbidden_moves() -> None:
     expect_illegal(state, "9 0:10-12 0:30-35", "card.nine")  # 2 + 5 = 7
     expect_illegal(state, "9 0:10-13 0:13-19", "card.nine")  # same peg twice
     expect_illegal(state, "9 0:30-39 0:10-11", "card.nine")  # 9 + 1
-    # the other order of a listed split (engine: card.seven.split.order; the 9 splits
-    # "exactly like the 7", so either family is a fair citation)
-    expect_illegal(state, "9 0:30-38 0:10-11", "card.nine", "card.seven.split")
+    # the other order of a listed split: 30 -> 38 then 10 -> 11 leaves 11 and 38 as the listed
+    # order does, so it is accepted as that move (card.seven.split.order)
+    expect_same_move(state, "9 0:30-38 0:10-11", "9 0:10-11 0:30-38")
     split_come_out = Play(Rank.NINE, (Step(0, START, 8), Step(0, 10, 11)))
     expect_illegal(state, split_come_out, "card.nine")
 

@@ -6,7 +6,8 @@ They come in the order things happen:
 1. :class:`CardPlayed`, :class:`CardDiscarded` or :class:`Passed`;
 2. for a play, each peg's movement: :class:`PegMoved` for a step of the
    move, :class:`PegDisplaced` for a peg knocked away by a landing
-   (``move.landing``), each part of a split in turn;
+   (``move.landing``), each part of a split in turn (a split given in its
+   other order is reported as its listed form, ``card.seven.split.order``);
 3. :class:`CardsDrawn` for the cards drawn, split in two around a
    :class:`Reshuffled` when the draw pile ran out (``turn.reshuffle``);
 4. :class:`GameOver` when the move won the game (``game.end``).
@@ -39,6 +40,7 @@ from pegs_rules.cards import Rank, format_cards
 from pegs_rules.errors import PegsError
 from pegs_rules.movegen import hand_plays
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
+from pegs_rules.reasons import same_split
 from pegs_rules.state import GameState
 from pegs_rules.turn import apply
 
@@ -162,9 +164,10 @@ def apply_with_events(state: GameState, move: Move) -> tuple[GameState, tuple[Ev
     events: list[Event] = []
     played: Rank | None = None
     if isinstance(move, Play):
+        move, effects = _listed(state, move)
         played = move.card
         events.append(CardPlayed(seat, move.card))
-        events += _peg_events(move, _effects(state, move))
+        events += _peg_events(move, effects)
     elif isinstance(move, Discard):
         played = move.card
         events.append(CardDiscarded(seat, move.card))
@@ -176,12 +179,15 @@ def apply_with_events(state: GameState, move: Move) -> tuple[GameState, tuple[Ev
     return after, tuple(events)
 
 
-def _effects(state: GameState, move: Play) -> list[Step]:
-    """Every change ``move`` makes, knocked pegs included, in order."""
+def _listed(state: GameState, move: Play) -> tuple[Play, list[Step]]:
+    """The listed form of ``move`` (``card.seven.split.order``) and every change it makes."""
     for play, effects in hand_plays(state)[move.card]:
         if play == move:
-            return effects
-    raise PegsError(f"{move} was applied but is not among its card's plays")  # pragma: no cover
+            return play, effects
+    same = same_split(state, move)
+    if same is None:  # pragma: no cover - apply accepted it
+        raise PegsError(f"{move} was applied but is not among its card's plays")
+    return same
 
 
 def _peg_events(move: Play, effects: list[Step]) -> list[Event]:

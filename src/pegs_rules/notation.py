@@ -9,6 +9,8 @@ the legal moves of the position:
 * the destination may be left out (``8 40``, ``K s``: come out) or written
   ``h`` for "into home, wherever that is" (``5 3-h``);
 * a card alone means its only legal play: ``JK``;
+* a split whose two orders leave the same position may be written in
+  either order; it reads as the listed move (``card.seven.split.order``);
 * words are case-insensitive and may be separated by commas.
 
 A shorthand that fits several legal moves raises
@@ -47,7 +49,7 @@ from pegs_rules.cards import Rank
 from pegs_rules.errors import AmbiguousMoveError, IllegalMoveError, NotationError, PegsError
 from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Discard, Move, Pass, Play, Step, parse_notation
-from pegs_rules.reasons import card_rule, why_illegal
+from pegs_rules.reasons import card_rule, same_split, why_illegal
 from pegs_rules.state import GameState
 
 _ANY_HOME = "h"
@@ -112,9 +114,12 @@ def parse_move(state: GameState, text: str) -> Move:
     if not isinstance(move, tuple):
         if move in legal:
             return move
+        same = same_split(state, move)
+        if same is not None:
+            return same[0]
         raise IllegalMoveError(*why_illegal(state, move))
     card, steps = move
-    found = [
+    found: list[Move] = [
         m
         for m in legal
         if isinstance(m, Play)
@@ -122,11 +127,29 @@ def parse_move(state: GameState, text: str) -> Move:
         and (not steps or len(m.steps) == len(steps))
         and all(p.matches(s) for p, s in zip(steps, m.steps, strict=False))
     ]
+    if not found and len(steps) == 2:  # card.seven.split.order: the other order
+        found = list(_other_orders(state, legal, card, steps))
     if len(found) == 1:
         return found[0]
     if found:
         raise AmbiguousMoveError(text, found)
     raise _no_match(state, legal, text, card, steps)
+
+
+def _other_orders(
+    state: GameState, legal: tuple[Move, ...], card: Rank, steps: list[_StepPattern]
+) -> list[Play]:
+    """The listed splits that ``steps`` name in their other order, with the same result."""
+    return [
+        m
+        for m in legal
+        if isinstance(m, Play)
+        and m.card is card
+        and len(m.steps) == 2
+        and steps[0].matches(m.steps[1])
+        and steps[1].matches(m.steps[0])
+        and same_split(state, Play(card, m.steps[::-1])) is not None
+    ]
 
 
 def _no_match(

@@ -91,15 +91,30 @@ def _is_step(step: object) -> bool:
 
 
 def _why_play(state: GameState, rank: Rank, steps: tuple[Step, ...]) -> Reason:
-    seat = state.turn
-    team = team_of(seat)
-    board = state.board
-    t = tables(state.players)
-    rules = state.rules
-    work = WorkBoard(t, state.pegs, team, rules)
-    split = splits(rank, rules)
-    if rank is Rank.TWO and rules.two_swap and len(steps) == 2:
+    work = WorkBoard(tables(state.players), state.pegs, team_of(state.turn), state.rules)
+    if rank is Rank.TWO and state.rules.two_swap and len(steps) == 2:
         return _why_swap(state, work, steps)
+    reason = _carry_out_parts(state, work, rank, steps)
+    if reason is not None:
+        return reason
+    return (
+        "turn.sequence",
+        "not a legal move",
+    )  # pragma: no cover - a play whose parts are all legal is listed, or is the other order
+
+
+def _carry_out_parts(
+    state: GameState, work: WorkBoard, rank: Rank, steps: tuple[Step, ...]
+) -> Reason | None:
+    """Judge the steps of a play one after the other on ``work``, carrying each out.
+
+    The first rule a step breaks, or ``None`` once every step is carried out.
+    """
+    seat = state.turn
+    board = state.board
+    t = work.t
+    rules = state.rules
+    split = splits(rank, rules)
     if not steps or len(steps) > 2 or (len(steps) == 2 and not split):
         return card_rule(rank), f"a {rank.symbol} moves one peg" + (
             " or splits over two" if split else ""
@@ -139,15 +154,47 @@ def _why_play(state: GameState, rank: Rank, steps: tuple[Step, ...]) -> Reason:
                 "move.landing.in-spot",
                 "the team peg knocked off would go to its in-spot, where a peg of its colour stands",
             )
-    if len(steps) == 2:
-        return (
-            "card.seven.split.order",
-            "this split leaves the same position as the other order, which is the listed move",
-        )
-    return (
-        "turn.sequence",
-        "not a legal move",
-    )  # pragma: no cover - every single step is checked above
+    return None
+
+
+def same_split(state: GameState, move: object) -> tuple[Play, list[Step]] | None:
+    """``card.seven.split.order``: the listed split that ``move`` makes in its other order.
+
+    A split whose two orders leave the same position is one move, listed
+    once; the other order is accepted as that move. Returns the listed play
+    and its changes, or ``None`` when ``move`` is no such other order. Not
+    on the hot path: callers ask only about a move they did not find listed.
+
+    >>> from pegs_rules import parse_position, parse_notation
+    >>> state = parse_position('''
+    ... pegs 0: 10 30
+    ... hand 0: 7
+    ... ''')
+    >>> listed, changes = same_split(state, parse_notation("7 0:30-34 0:10-13"))
+    >>> str(listed)
+    '7 0:10-13 0:30-34'
+    """
+    if not (isinstance(move, Play) and isinstance(move.steps, tuple) and len(move.steps) == 2):
+        return None
+    rank = move.card
+    if state.winner is not None or not isinstance(rank, Rank) or not splits(rank, state.rules):
+        return None
+    if rank not in state.hands[state.turn] or not all(_is_step(s) for s in move.steps):
+        return None
+    first, second = (Step(*s) for s in move.steps)
+    listed = Play(rank, (second, first))
+    changes = next((c for p, c in hand_plays(state)[rank] if p == listed), None)
+    if changes is None:
+        return None
+    team = team_of(state.turn)
+    work = WorkBoard(tables(state.players), state.pegs, team, state.rules)
+    if _carry_out_parts(state, work, rank, (first, second)) is not None:
+        return None
+    listed_result = WorkBoard(work.t, state.pegs, team, state.rules)
+    listed_result.perform(changes)
+    if (listed_result.mask, listed_result.start) != (work.mask, work.start):
+        return None  # pragma: no cover - an order with a result of its own is listed itself
+    return listed, changes
 
 
 def _why_step(
@@ -316,7 +363,9 @@ def explain(state: GameState, move: object) -> Explanation:
     """Whether the seat to act may make ``move`` in ``state``, and if not, why.
 
     ``move`` may be any object; anything that is not a legal move gets the
-    rule that :func:`~pegs_rules.apply` would reject it with.
+    rule that :func:`~pegs_rules.apply` would reject it with. The other order
+    of a listed split with the same result is legal: it is that move
+    (``card.seven.split.order``).
     """
     if not isinstance(state, GameState):
         raise PegsError(f"not a game state: {type(state).__name__}")
@@ -326,5 +375,13 @@ def explain(state: GameState, move: object) -> Explanation:
         legal = False
     if legal:
         return Explanation(True, None, f"{move} is a legal move for seat {state.turn}")
+    same = same_split(state, move)
+    if same is not None:
+        return Explanation(
+            True,
+            None,
+            f"{move} is the legal move {same[0]} in the other order, with the same result "
+            "(card.seven.split.order)",
+        )
     rule, reason = why_illegal(state, move)
     return Explanation(False, rule, reason)

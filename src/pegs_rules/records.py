@@ -47,6 +47,7 @@ from pegs_rules.errors import (
     ReplayError,
 )
 from pegs_rules.moves import Move, parse_notation
+from pegs_rules.reasons import same_split
 from pegs_rules.rules import ARIZONA, Rules
 from pegs_rules.state import GameState, deal, new_game
 from pegs_rules.turn import apply
@@ -152,8 +153,9 @@ def record_of(start: GameState, moves: Iterable[Move | str]) -> GameRecord:
 
     ``start`` must be a fresh deal (ply 0, every peg in start, no discards).
     If the seed alone (with or without its dealer) deals it, the record says
-    so; otherwise it keeps the deck order. The moves are not checked here:
-    :func:`replay` does that.
+    so; otherwise it keeps the deck order. The moves are not checked here
+    (:func:`replay` does that), but a split given in its other order is
+    recorded in its listed form (``card.seven.split.order``).
     """
     if not isinstance(start, GameState):
         raise PegsError(f"not a game state: {type(start).__name__}")
@@ -168,7 +170,7 @@ def record_of(start: GameState, moves: Iterable[Move | str]) -> GameRecord:
         raise PositionError(
             "a record starts from a fresh deal: ply 0, all pegs in start, no discards"
         )
-    texts = tuple(m if isinstance(m, str) else str(m) for m in moves)
+    texts = _listed_texts(start, moves)
 
     def make(dealer: int | None, deck: tuple[Rank, ...] | None = None) -> GameRecord:
         return GameRecord(
@@ -197,6 +199,25 @@ def record_of(start: GameState, moves: Iterable[Move | str]) -> GameRecord:
     if record is None or record.start() != start:
         raise PositionError("this position is not a deal of the deck that the rules use")
     return record
+
+
+def _listed_texts(start: GameState, moves: Iterable[Move | str]) -> tuple[str, ...]:
+    """``moves`` as text, each split in its listed order, up to the first illegal move."""
+    texts = []
+    state: GameState | None = start
+    for move in moves:
+        text = move if isinstance(move, str) else str(move)
+        if state is not None:
+            try:
+                played = parse_notation(text)
+                listed = same_split(state, played)
+                if listed is not None:
+                    text = str(listed[0])
+                state = apply(state, played)
+            except PegsError:
+                state = None  # replay reports it
+        texts.append(text)
+    return tuple(texts)
 
 
 def replay(record: GameRecord) -> GameState:

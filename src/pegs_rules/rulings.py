@@ -48,8 +48,8 @@ DECIDED: dict[str, str] = {
 ADDED: dict[str, str] = {
     "turn.pass": "A seat with no cards passes; it then draws as at the end of any turn.",
     "card.seven.split.order": (
-        "A split whose two orders leave the same position is one move, accepted in the "
-        "order whose steps sort first."
+        "A split whose two orders leave the same position is one move: listed once, in the "
+        "order whose steps sort first, and accepted in either order."
     ),
     "variant.decks": "Switch: the decks and jokers used for each player count.",
     "variant.face-values": "Switch: a J, Q and K move 11, 12 and 13 (or any set values) forward.",

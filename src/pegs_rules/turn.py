@@ -19,7 +19,7 @@ from pegs_rules.cards import Rank
 from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.movegen import hand_plays, has_playable_card
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
-from pegs_rules.reasons import why_illegal
+from pegs_rules.reasons import same_split, why_illegal
 from pegs_rules.state import GameState, draw_up
 
 
@@ -27,7 +27,9 @@ def apply(state: GameState, move: Move) -> GameState:
     """The state after the seat to act makes ``move``; ``state`` is unchanged.
 
     Raises :class:`~pegs_rules.errors.IllegalMoveError`, naming the rule id
-    that forbids it, for any move not in :func:`~pegs_rules.legal_moves`.
+    that forbids it, for any move not in :func:`~pegs_rules.legal_moves`,
+    except that a listed split may be given in its other order when that
+    leaves the same position: it is the same move (``card.seven.split.order``).
 
     >>> from pegs_rules import new_game, legal_moves
     >>> game = new_game(4, seed=1)
@@ -46,6 +48,9 @@ def apply(state: GameState, move: Move) -> GameState:
                 effects = next((e for p, e in plays if p == move), None)
             if effects is not None:
                 return carry_out(state, move.card, effects)
+            same = same_split(state, move)  # card.seven.split.order: the other order
+            if same is not None:
+                return carry_out(state, move.card, same[1])
         elif isinstance(move, Discard) and isinstance(move.card, Rank) and move.card in hand:
             if not has_playable_card(state):
                 return carry_out(state, move.card, [])
