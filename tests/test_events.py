@@ -121,6 +121,14 @@ def test_a_knock_to_start_and_a_bump_to_the_in_spot() -> None:
     assert str(PegDisplaced(2, 40, 39)) == "seat 2's peg is knocked from 40 to its in-spot 39"
 
 
+def test_a_split_in_its_other_order_reports_the_listed_move() -> None:
+    # card.seven.split.order: 30 -> 35 then 10 -> 12 is the listed 7 0:10-12 0:30-35
+    state = parse_position("pegs 0: 10 30\nhand 0: 7 2 2 2 2\ndraw: 9")
+    after, events = apply_with_events(state, parse_notation("7 0:30-35 0:10-12"))
+    assert after == apply(state, parse_notation("7 0:10-12 0:30-35"))
+    assert events[:3] == (CardPlayed(0, Rank.SEVEN), PegMoved(0, 10, 12), PegMoved(0, 30, 35))
+
+
 def test_a_knock_in_real_play() -> None:
     states, moves = full_game("arizona", 4)
     knocks = 0

@@ -19,10 +19,12 @@ from pegs_rules import (
     IllegalMoveError,
     Move,
     PegsError,
+    Play,
     PositionError,
     Rank,
     ReplayError,
     apply,
+    explain,
     from_json,
     legal_moves,
     new_game,
@@ -50,6 +52,29 @@ def test_a_record_replays_to_the_same_state(prefix: Prefix) -> None:
     check_schema("record", data)
     assert from_json(json.dumps(data)) == record
     assert from_json(to_json(record), "record") == record
+
+
+def test_a_record_keeps_the_listed_order_of_a_split() -> None:
+    """card.seven.split.order: a split made in its other order is recorded as listed."""
+    state = start = new_game(4, seed=3)
+    rng = random.Random(3)
+    made: list[Move] = []
+    expected: list[str] = []
+    others = 0
+    while not state.is_over and len(made) < 400:
+        move = rng.choice(legal_moves(state))
+        expected.append(str(move))
+        if isinstance(move, Play) and len(move.steps) == 2 and move.card is not Rank.TWO:
+            other = Play(move.card, move.steps[::-1])
+            if other not in legal_moves(state) and explain(state, other).legal:
+                move = other
+                others += 1
+        made.append(move)
+        state = apply(state, move)
+    assert others > 0, "no split made in its other order"
+    record = record_of(start, made)
+    assert record.moves == tuple(expected)
+    assert replay(record) == state
 
 
 def test_full_games_replay_from_their_records() -> None:
