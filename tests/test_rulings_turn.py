@@ -719,6 +719,11 @@ def test_game_end__last_team_peg_home_ends_at_once_without_draw() -> None:
     assert rule_of(after, Play(Rank.FIVE, (Step(1, START, 26),))) == "game.end"
     assert rule_of(after, Discard(Rank.FIVE)) == "game.end"
     assert rule_of(after, Pass()) == "game.end"
+    # the finished position's text (with its winner line) reads back
+    assert str(after).endswith("\nwinner: 0")
+    assert str(parse_position(str(after))) == str(after)
+    with pytest.raises(PositionError):
+        parse_position(str(after).replace("winner: 0", "winner: 1"))
 
 
 def test_game_end__own_pegs_home_is_not_enough() -> None:

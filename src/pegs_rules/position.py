@@ -12,6 +12,7 @@ comments are ignored, and every item is optional::
     hand 0: 7 5 K         # seat 0's cards (A 2..10 J Q K JK); default none
     draw: 5 6 7           # draw pile, top card first; default empty
     discard: 9            # discard pile, most recent last; default empty
+    winner: 0             # the winning team, 0, 1 or none; must agree with the pegs
 
 Locations are track hole numbers, ``h1``..``h5`` (the seat's own home lane)
 or ``s`` (start). ``str(state)`` writes this same form.
@@ -94,6 +95,10 @@ def _build(items: dict[str, str]) -> GameState:
         hands.append(tuple(sorted(parse_cards(items.pop(f"hand {seat}", "")))))
     draw = parse_cards(items.pop("draw", ""))
     discard = parse_cards(items.pop("discard", ""))
+    winner = _winner(tuple(pegs))
+    said = items.pop("winner", None)
+    if said is not None and said != str(winner).lower():
+        raise PositionError(f"winner: the pegs say {str(winner).lower()}, not {said!r}")
     if items:
         raise PositionError(f"unknown item(s): {', '.join(sorted(items))}")
     state = GameState(
@@ -105,7 +110,7 @@ def _build(items: dict[str, str]) -> GameState:
         turn=turn,
         dealer=dealer,
         seed=seed,
-        winner=_winner(tuple(pegs)),
+        winner=winner,
     )
     check_pegs(state)
     return state
