@@ -1,0 +1,33 @@
+"""The conformance suite in ``specs/`` and the engine protocol that lets any engine run it.
+
+* :mod:`~pegs_rules.spec.suite`: the suite's data (cases, game vectors, perft
+  positions) and what a position line means;
+* :mod:`~pegs_rules.spec.protocol`: the line protocol, as the reference engine
+  answers it (``python -m pegs_rules.spec serve``);
+* :mod:`~pegs_rules.spec.engine`: asking an engine, in this process or as a
+  program, with timeouts and restarts;
+* :mod:`~pegs_rules.spec.harness`: checking an engine against the suite, the
+  per-ruling report and JUnit XML (``python -m pegs_rules.spec check``);
+* :mod:`~pegs_rules.spec.perft`: counting move sequences
+  (``python -m pegs_rules.spec perft``);
+* :mod:`~pegs_rules.spec.record`: recording the regression vectors;
+* :mod:`~pegs_rules.spec.command`: the command line.
+
+The formats are described in ``specs/README.md`` and the protocol in
+``specs/protocol.md``.
+"""
+
+from pegs_rules.spec.command import main
+from pegs_rules.spec.harness import check_case, check_game
+from pegs_rules.spec.suite import SPECS, digest, load_cases, load_games, load_perft
+
+__all__ = [
+    "SPECS",
+    "check_case",
+    "check_game",
+    "digest",
+    "load_cases",
+    "load_games",
+    "load_perft",
+    "main",
+]

@@ -1,0 +1,226 @@
+"""Talking to an engine over the protocol: in this process, or as a program with timeouts.
+
+An :class:`Engine` answers one request at a time. :class:`ReferenceEngine`
+is this library, called directly; :class:`EngineProcess` runs any program
+that speaks the protocol on its standard input and output. A process that
+does not answer within the timeout, exits, or answers out of turn makes
+:meth:`~EngineProcess.ask` raise :class:`EngineFailure` for that request
+and is stopped; the next request starts it again (with a new handshake).
+If it cannot even answer the handshake, :class:`EngineUnusable` is raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+from collections import deque
+from collections.abc import Sequence
+from typing import IO, Any, Protocol
+
+from pegs_rules.errors import PegsError
+from pegs_rules.spec.protocol import PROTOCOL, handle
+
+_STDERR_LINES = 20
+
+
+class EngineFailure(PegsError):
+    """An engine gave no usable answer to a request (timeout, exit, garbage)."""
+
+
+class EngineUnusable(EngineFailure):
+    """An engine that cannot be started or does not answer the handshake."""
+
+
+class Engine(Protocol):
+    """Anything that answers protocol requests."""
+
+    name: str
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The answer to ``request``; :class:`EngineFailure` if there is none."""
+        ...
+
+    def close(self) -> None:
+        """Stop the engine."""
+        ...
+
+
+class ReferenceEngine:
+    """This library, answering through :func:`~pegs_rules.spec.protocol.handle`."""
+
+    name = "pegs-rules (in process)"
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        answer = handle(request)
+        if answer is None:  # pragma: no cover - the harness never sends quit here
+            raise EngineFailure("no answer to quit")
+        return answer
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+class EngineProcess:
+    """A program that speaks the protocol, started from ``command`` (a list or a shell-like string).
+
+    Each request waits at most ``timeout`` seconds for its answer.
+    """
+
+    def __init__(self, command: str | Sequence[str], timeout: float = 10.0) -> None:
+        self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.command:
+            raise EngineUnusable("no engine command given")
+        self.timeout = timeout
+        self.name = " ".join(self.command)
+        self.hello: dict[str, Any] = {}
+        self.restarts = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
+        self._stderr_reader = threading.Thread()
+        self._next_id = 0
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self._process is None:
+            self._start()
+        return self._exchange(request)
+
+    def close(self) -> None:
+        """Ask the engine to quit; stop it if it does not within a second."""
+        process = self._process
+        if process is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            self._send({"id": self._next_id, "type": "quit"})
+            assert process.stdin is not None
+            process.stdin.close()
+        try:
+            process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            self._kill()
+        self._process = None
+
+    def __enter__(self) -> EngineProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the process ----------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self.hello:
+            self.restarts += 1
+        self._lines = queue.Queue()
+        self._stderr = deque(maxlen=_STDERR_LINES)
+        try:
+            process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=os.name == "posix",  # so that a stop reaches its children
+            )
+        except OSError as error:
+            raise EngineUnusable(f"cannot start {self.name!r}: {error}") from None
+        self._process = process
+        assert process.stdout is not None and process.stderr is not None
+        threading.Thread(
+            target=_read_lines, args=(process.stdout, self._lines), daemon=True
+        ).start()
+        self._stderr_reader = threading.Thread(
+            target=_keep_tail, args=(process.stderr, self._stderr), daemon=True
+        )
+        self._stderr_reader.start()
+        try:
+            hello = self._exchange({"type": "hello", "protocol": PROTOCOL})
+        except EngineFailure as error:
+            raise EngineUnusable(f"the engine did not answer hello: {error}") from None
+        if hello.get("protocol") != PROTOCOL:
+            self._kill()
+            raise EngineUnusable(
+                f"the engine speaks protocol {hello.get('protocol')!r}, not {PROTOCOL}"
+            )
+        self.hello = hello
+
+    def _exchange(self, request: dict[str, Any]) -> dict[str, Any]:
+        self._next_id += 1
+        ident = self._next_id
+        try:
+            self._send({"id": ident, **request})
+        except OSError:
+            raise self._failure("the engine stopped reading its input") from None
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise self._failure(f"no answer within {self.timeout:g} s") from None
+        if line is None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                assert self._process is not None
+                self._process.wait(timeout=2)
+            raise self._failure("the engine exited")
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            raise self._failure(f"the answer is not JSON: {_clip(line)}") from None
+        if not isinstance(answer, dict) or answer.get("id") != ident:
+            raise self._failure(f"an answer out of turn (not id {ident}): {_clip(line)}")
+        return answer
+
+    def _send(self, request: dict[str, Any]) -> None:
+        assert self._process is not None and self._process.stdin is not None
+        self._process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
+        self._process.stdin.flush()
+
+    def _failure(self, what: str) -> EngineFailure:
+        """Stop the engine (it is restarted for the next request) and say what went wrong."""
+        code = self._kill()
+        self._stderr_reader.join(timeout=1)
+        tail = list(self._stderr)
+        text = what + ("" if code is None else f" (exit status {code})")
+        if tail:
+            text += "; its last error output:\n" + "\n".join(f"    {x}" for x in tail)
+        return EngineFailure(text)
+
+    def _kill(self) -> int | None:
+        """Stop the process and its children; its exit status if it had already exited."""
+        process, self._process = self._process, None
+        if process is None:
+            return None
+        code = process.poll()
+        if code is None:
+            if os.name == "posix":
+                with contextlib.suppress(OSError):
+                    os.killpg(process.pid, signal.SIGKILL)
+            else:  # pragma: no cover
+                process.kill()
+        process.wait()
+        for pipe in (process.stdin, process.stdout, process.stderr):
+            with contextlib.suppress(OSError):
+                if pipe is not None:
+                    pipe.close()
+        return code
+
+
+def _read_lines(pipe: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        for line in pipe:
+            lines.put(line)
+    lines.put(None)
+
+
+def _keep_tail(pipe: IO[bytes], tail: deque[str]) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        for line in pipe:
+            tail.append(line.decode("utf-8", "replace").rstrip())
+
+
+def _clip(line: bytes, size: int = 120) -> str:
+    text = line.decode("utf-8", "replace").strip()
+    return text if len(text) <= size else text[:size] + "..."
