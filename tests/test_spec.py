@@ -83,6 +83,22 @@ def test_every_ruling_has_three_cases() -> None:
     assert {r: counts[r] for r in RULINGS if counts[r] < 3} == {}
 
 
+STANDARD_DIFFERS = (
+    "turn.sequence",  # draw to six first
+    "deal.hands",  # hand sizes
+    "team.control",  # own pegs until all five are home, then the first teammate clockwise
+    "card.nine",  # plain 9
+    "card.joker.source",  # the free joker
+    "card.come-out",  # coming out from one's own start only
+)
+"""The rulings where the standard preset differs from arizona."""
+
+
+def test_standard_preset_has_five_cases_for_each_difference() -> None:
+    counts = Counter(r for c in CASES if c["preset"] == "standard" for r in c["rules"])
+    assert {r: counts[r] for r in STANDARD_DIFFERS if counts[r] < 5} == {}
+
+
 def test_suite_size_and_player_counts() -> None:
     assert len(CASES) >= 200
     players = Counter(
