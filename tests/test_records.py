@@ -36,6 +36,7 @@ from pegs_rules import (
 )
 from pegs_rules.rulings import RULINGS
 from pegs_rules.spec import load_games
+from pegs_rules.spec.suite import rules_of
 
 Prefix = tuple[list[GameState], list[Move]]
 
@@ -90,6 +91,7 @@ def test_full_games_replay_from_their_records() -> None:
 def test_the_conformance_game_vectors_replay() -> None:
     for vector in load_games():
         record = GameRecord(
+            rules=rules_of(vector["preset"], vector.get("rules", [])),
             players=vector["players"],
             seed=vector["seed"],
             moves=tuple(text for text, _ in vector["turns"]),

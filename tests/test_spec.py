@@ -13,8 +13,10 @@ from typing import Any
 import jsonschema
 import pytest
 
+from pegs_rules import new_game
 from pegs_rules.rulings import DECIDED, RULINGS
 from pegs_rules.spec import SPECS, check_case, check_game, load_cases, load_games, main
+from pegs_rules.spec.suite import rules_of
 
 CASES = load_cases()
 GAMES = load_games()
@@ -60,6 +62,24 @@ def test_case(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("record", GAMES, ids=[g["id"] for g in GAMES])
 def test_game_replays(record: dict[str, Any]) -> None:
     assert check_game(record) is None
+
+
+@pytest.mark.parametrize("record", GAMES, ids=[g["id"] for g in GAMES])
+def test_game_starts_from_the_deal_of_its_seed(record: dict[str, Any]) -> None:
+    """The reference engine's deal for the vector's seed is the recorded start."""
+    rules = rules_of(record["preset"], record.get("rules", []))
+    state = new_game(record["players"], seed=record["seed"], rules=rules)
+    assert str(state).splitlines() == record["start"]
+
+
+def test_game_vectors_cover_presets_and_house_rules() -> None:
+    """Standard and two house-rule mixes, each at 4, 6 and 8 players, besides arizona."""
+    kinds = Counter((g["preset"], tuple(g.get("rules", [])), g["players"]) for g in GAMES)
+    mixes = {(preset, rules) for preset, rules, _ in kinds}
+    assert ("arizona", ()) in mixes and ("standard", ()) in mixes
+    assert len([m for m in mixes if m[1]]) >= 2
+    for preset, rules in mixes:
+        assert {p for m, r, p in kinds if (m, r) == (preset, rules)} == {4, 6, 8}
 
 
 def test_game_replay_detects_a_changed_move() -> None:

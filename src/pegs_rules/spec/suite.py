@@ -98,4 +98,9 @@ def line_of(state: GameState, line: str) -> str:
 
 def digest(state: GameState) -> str:
     """16 hex digits of the SHA-256 of the position text (``str(state)``)."""
-    return hashlib.sha256(str(state).encode("utf-8")).hexdigest()[:16]
+    return digest_of(str(state))
+
+
+def digest_of(text: str) -> str:
+    """16 hex digits of the SHA-256 of a position text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
