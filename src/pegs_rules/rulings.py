@@ -29,6 +29,10 @@ DECIDED: dict[str, str] = {
     "card.number": "A 2, 3, 4, 5, 6 or 10 moves a peg that many holes forward.",
     "card.seven": "A 7 moves one peg 7 forward, or splits over two pegs.",
     "card.seven.split": "Two different pegs, parts a + b = 7, both forward, in the chosen order.",
+    "card.seven.split.order": (
+        "A split whose two orders leave the same position is one move: listed once, in the "
+        "order whose steps sort first, and accepted in either order."
+    ),
     "card.eight": "An 8 moves a track peg exactly 8 holes backwards, never into home or start.",
     "card.nine": "A 9 moves one peg 9 forward, or splits over two pegs like a 7.",
     "card.joker": "A joker jumps a peg onto a track hole held by a peg of another colour.",
@@ -47,10 +51,6 @@ DECIDED: dict[str, str] = {
 
 ADDED: dict[str, str] = {
     "turn.pass": "A seat with no cards passes; it then draws as at the end of any turn.",
-    "card.seven.split.order": (
-        "A split whose two orders leave the same position is one move: listed once, in the "
-        "order whose steps sort first, and accepted in either order."
-    ),
     "variant.decks": "Switch: the decks and jokers used for each player count.",
     "variant.face-values": "Switch: a J, Q and K move 11, 12 and 13 (or any set values) forward.",
     "variant.nine-split": (
