@@ -1,0 +1,372 @@
+"""The engine protocol: messages match their schemas, the reference passes over a real pipe,
+and a broken engine is caught with the right case ids, without ever hanging the harness."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from pegs_rules import __version__, apply, parse_notation, parse_position
+from pegs_rules.spec import SPECS, load_cases, load_games, load_perft
+from pegs_rules.spec.engine import (
+    EngineFailure,
+    EngineProcess,
+    EngineUnusable,
+    ReferenceEngine,
+)
+from pegs_rules.spec.harness import (
+    Outcome,
+    _position_fields,
+    junit_xml,
+    report,
+    run_suite,
+)
+from pegs_rules.spec.protocol import handle, serve
+from pegs_rules.spec.suite import case_state, digest_of
+
+CASES = load_cases()
+GAMES = load_games()
+PERFT = load_perft()
+DOUBLE = Path(__file__).with_name("engine_double.py")
+SERVE = [sys.executable, "-m", "pegs_rules.spec", "serve"]
+
+
+# --- schemas ------------------------------------------------------------------------------------
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    """A validator for ``specs/schema/protocol/<name>.schema.json``, other schemas resolved."""
+    resources = []
+    for path in (SPECS / "schema").rglob("*.schema.json"):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((schema["$id"], Resource.from_contents(schema)))
+    registry: Registry[Any] = Registry().with_resources(resources)
+    schema = json.loads((SPECS / "schema" / "protocol" / f"{name}.schema.json").read_text("utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, registry=registry)
+
+
+def check_message(name: str, message: object) -> None:
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator(name).iter_errors(message)]
+    assert not errors, (name, errors)
+
+
+class CheckedEngine(ReferenceEngine):
+    """The reference engine, checking requests and answers against their schemas: the first
+    few of each form (type, fields sent, fields answered)."""
+
+    def __init__(self) -> None:
+        self.forms: Counter[tuple[str, ...]] = Counter()
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        request = {"id": self.forms.total(), **request}
+        answer = super().ask(request)
+        form = (request["type"], *sorted(request), "->", *sorted(answer))
+        self.forms[form] += 1
+        if self.forms[form] <= 3:
+            check_message(f"{request['type']}-request", request)
+            kind = "error" if "error" in answer else request["type"]
+            check_message(f"{kind}-response", answer)
+        return answer
+
+
+def test_every_message_of_a_suite_run_matches_its_schema() -> None:
+    engine = CheckedEngine()
+    outcomes = run_suite(engine, CASES, GAMES[:1], PERFT, perft_depth=2)
+    assert [o.id for o in outcomes if not o.passed] == []
+    forms = {form[0] for form in engine.forms}
+    assert forms == {"legal", "apply", "deal", "perft"}
+    sent = {field for form in engine.forms for field in form[: form.index("->")]}
+    answered = {field for form in engine.forms for field in form[form.index("->") :]}
+    assert {"position", "state", "move", "reshuffle", "depth", "house_rules"} <= sent
+    assert {"moves", "position", "state", "illegal", "reason", "nodes"} <= answered
+
+
+def test_hello_quit_and_error_messages_match_their_schemas() -> None:
+    hello = {"id": 1, "type": "hello", "protocol": 1}
+    check_message("hello-request", hello)
+    check_message("hello-response", handle(hello))
+    check_message("quit-request", {"id": 2, "type": "quit"})
+    assert handle({"id": 2, "type": "quit"}) is None
+    for bad in ({"id": 3, "type": "undo"}, {"id": 4, "type": "legal"}, [1, 2]):
+        answer = handle(bad)
+        assert answer is not None and set(answer) == {"id", "error"}
+        check_message("error-response", answer)
+
+
+def test_schemas_reject_malformed_messages() -> None:
+    for name, message in [
+        ("legal-request", {"id": 1, "type": "legal"}),  # no position
+        ("apply-request", {"id": 1, "type": "apply", "position": "x"}),  # no move
+        ("apply-response", {"id": 1, "illegal": "card.seven", "position": "x"}),
+        ("perft-response", {"id": 1, "nodes": -1}),
+        ("deal-request", {"id": 1, "type": "deal", "players": 5, "dealer": 0, "seed": 1}),
+    ]:
+        assert list(validator(name).iter_errors(message)), (name, message)
+
+
+# --- the reference engine -----------------------------------------------------------------------
+
+
+def transcript() -> list[tuple[str, str]]:
+    """The transcript of specs/protocol.md: (direction, line) pairs."""
+    text = (SPECS / "protocol.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- transcript -->\n```text\n(.*?)```", text, re.DOTALL)
+    assert block is not None
+    return [(line[0], line[2:]) for line in block.group(1).splitlines()]
+
+
+def test_the_documented_transcript_is_what_the_engine_says() -> None:
+    """Each answer shown equals the engine's (without its state JSON; the version is this
+    release's)."""
+    lines = transcript()
+    requests = [json.loads(text) for direction, text in lines if direction == ">"]
+    shown = [json.loads(text) for direction, text in lines if direction == "<"]
+    out = io.StringIO()
+    serve(io.StringIO("".join(json.dumps(r) + "\n" for r in requests)), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == len(shown) == len(requests) - 1  # quit is not answered
+    for want, got in zip(shown, answers, strict=True):
+        got.pop("state", None)
+        if "version" in got:
+            assert got["version"] == __version__
+            got["version"] = want["version"]
+        assert got == want
+
+
+def test_apply_uses_the_given_reshuffle_pile() -> None:
+    """turn.reshuffle: the engine's own shuffle is replaced by the pile the request gives."""
+    position = "pegs 0: 12\nhand 0: 5 9 9 9 9\ndiscard: 2 3 4"
+    request = {"id": 1, "type": "apply", "position": position, "move": "5 0:12-17"}
+    answer = handle({**request, "reshuffle": "4 2 5 3"})
+    assert answer is not None
+    after = parse_position(answer["position"])
+    assert after.hands[0] == parse_position("hand 0: 4 9 9 9 9").hands[0]
+    assert [c.symbol for c in after.draw_pile] == ["2", "5", "3"]
+    wrong = handle({**request, "reshuffle": "4 2 5 K"})
+    assert wrong is not None and "not the cards of the discard pile" in wrong["error"]
+
+
+def test_a_deal_from_a_given_deck() -> None:
+    state = parse_position("players: 4")
+    deck = " ".join(
+        ["A"] * 12
+        + ["JK"] * 6
+        + [
+            r
+            for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+            for _ in range(12)
+        ]
+    )
+    answer = handle(
+        {
+            "id": 1,
+            "type": "deal",
+            "players": 4,
+            "dealer": 3,
+            "seed": 0,
+            "preset": "arizona",
+            "deck": deck,
+        }
+    )
+    assert answer is not None and state.players == 4
+    dealt = parse_position(answer["position"])
+    assert dealt.hands[0][:1] == parse_position("hand 0: A").hands[0]  # seat 0 is dealt first
+    assert len(dealt.draw_pile) == 162 - 20
+    short = handle(
+        {
+            "id": 2,
+            "type": "deal",
+            "players": 4,
+            "dealer": 3,
+            "seed": 0,
+            "preset": "arizona",
+            "deck": "A 2",
+        }
+    )
+    assert short is not None and "error" in short
+
+
+def test_a_state_json_short_of_cards_is_a_test_position() -> None:
+    """Hand-made positions travel as state JSON too: the cards they leave out are out of play."""
+    state = parse_position("pegs 0: 70\nhand 0: 7")
+    fields = _position_fields(state, made=True)
+    answer = handle({"id": 1, "type": "legal", "state": fields["state"]})
+    assert answer == {"id": 1, "moves": ["7 0:70-5", "7 0:70-h2"]}
+    fields["state"]["hands"][1] = ["JK"] * 20  # more jokers than the deck holds
+    answer = handle({"id": 2, "type": "legal", "state": fields["state"]})
+    assert answer is not None and "error" in answer
+
+
+def test_the_reference_engine_passes_over_a_pipe(tmp_path: Path) -> None:
+    """The whole suite (perft to depth 2) through ``serve`` in a subprocess, with JUnit XML."""
+    junit = tmp_path / "junit.xml"
+    engine = " ".join(SERVE)
+    done = subprocess.run(
+        [*SERVE[:-1], "check", "--engine", engine, "--junit", str(junit), "--perft-depth", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
+    assert "card.seven.split.order" in done.stdout and "game vectors" in done.stdout
+    root = ET.parse(junit).getroot()
+    total = len(CASES) + len(GAMES) + len(PERFT)
+    assert (root.get("tests"), root.get("failures")) == (str(total), "0")
+    names = {case.get("name") for case in root.iter("testcase")}
+    assert {c["id"] for c in CASES} <= names and f"game/{GAMES[0]['id']}" in names
+
+
+# --- a broken engine ----------------------------------------------------------------------------
+
+
+def key_of(case: dict[str, Any]) -> tuple[str, str, str | None]:
+    """The request a case sends: its type, the digest of its position text, its move."""
+    kind = "legal" if "legal" in case["expect"] else "apply"
+    return kind, digest_of(str(case_state(case))), case.get("move")
+
+
+def pick(
+    kind: str, expect: str, used: set[tuple[str, str, str | None]], start: int = 0
+) -> dict[str, Any]:
+    """A case sending request ``kind`` and expecting ``expect``, from ``start`` on, whose
+    request no case picked before sends; its request joins ``used``."""
+    for case in CASES[start:]:
+        if "deal" in case or expect not in case["expect"] or key_of(case)[0] != kind:
+            continue
+        if key_of(case) not in used and (expect != "legal" or case["expect"]["legal"]):
+            used.add(key_of(case))
+            return case
+    raise AssertionError(f"no {kind} case expecting {expect}")
+
+
+def test_a_broken_engine_is_caught_with_the_right_case_ids(tmp_path: Path) -> None:
+    n = len(CASES)
+    used: set[tuple[str, str, str | None]] = set()
+    targets = {
+        "drop": pick("legal", "legal", used),
+        "add": pick("legal", "legal", used, n // 4),
+        "garbage": pick("legal", "legal", used, n // 2),
+        "hang": pick("legal", "legal", used, 3 * n // 4),
+        "stay": pick("apply", "after", used),
+        "crash": pick("apply", "after", used, n // 2),
+        "wrong-rule": next(c for c in CASES if c["expect"].get("illegal") == "move.blocking"),
+    }
+    faults = []
+    for fault, case in targets.items():
+        kind, position, move = key_of(case)
+        faults.append({"type": kind, "position": position, "move": move, "fault": fault})
+    # a game vector whose 10th turn is answered with the position before it
+    game = GAMES[0]
+    state = parse_position("\n".join(game["start"]))
+    for text, _ in game["turns"][:9]:
+        state = apply(state, parse_notation(text))
+    faults.append(
+        {
+            "type": "apply",
+            "position": digest_of(str(state)),
+            "move": game["turns"][9][0],
+            "fault": "stay",
+        }
+    )
+    perft = PERFT[0]
+    faults.append(
+        {
+            "type": "perft",
+            "position": digest_of(str(case_state(perft))),
+            "move": None,
+            "fault": "miscount",
+        }
+    )
+    config = tmp_path / "faults.json"
+    config.write_text(json.dumps(faults), encoding="utf-8")
+
+    keys = {key_of(case) for case in targets.values()}
+    expected = {c["id"] for c in CASES if "deal" not in c and key_of(c) in keys}
+    expected |= {f"game/{game['id']}", f"perft/{perft['id']}"}
+
+    with EngineProcess([sys.executable, str(DOUBLE), str(config)], timeout=2) as engine:
+        outcomes = run_suite(engine, CASES, GAMES[:2], PERFT[:3], perft_depth=2)
+        restarts = engine.restarts
+    failed = {o.id: o for o in outcomes if not o.passed}
+    assert set(failed) == expected
+    assert restarts == 3  # after the hang, the crash and the garbage
+    assert "no answer within 2 s" in str(failed[targets["hang"]["id"]].problem)
+    crash = str(failed[targets["crash"]["id"]].problem)
+    assert "exit status 3" in crash and "crashing on purpose" in crash
+    assert "not JSON" in str(failed[targets["garbage"]["id"]].problem)
+    dropped = targets["drop"]["expect"]["legal"]
+    assert any(line.startswith("- ") for line in failed[targets["drop"]["id"]].diff), dropped
+    assert "+ 2 0:h5-h5" in failed[targets["add"]["id"]].diff
+    assert failed[targets["wrong-rule"]["id"]].diff == (
+        "- illegal: move.blocking",
+        "+ illegal: card.joker",
+    )
+    assert str(failed[f"game/{game['id']}"].problem).startswith("turn 10: ")
+    assert str(failed[f"perft/{perft['id']}"].problem).startswith("depth 1: ")
+    check_reports(outcomes, expected)
+
+
+def check_reports(outcomes: list[Outcome], expected: set[str]) -> None:
+    """The table names each failed id under its ruling; JUnit XML has a failure for each."""
+    text = report(outcomes)
+    for case_id in expected:
+        row = next(line for line in text.splitlines() if case_id in line.split())
+        group = next(o.group for o in outcomes if o.id == case_id)
+        assert row.startswith(group)
+        assert f"FAIL {case_id} [" in text
+    root = ET.fromstring(junit_xml(outcomes))
+    failing = {t.get("name") for t in root.iter("testcase") if t.find("failure") is not None}
+    assert failing == expected
+    assert root.get("failures") == str(len(expected))
+
+
+# --- engines that cannot be used ----------------------------------------------------------------
+
+
+def test_an_engine_that_never_starts_fails_everything_and_exits_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from pegs_rules.spec import main
+
+    engine = f"{sys.executable} -c 'import sys; sys.exit(5)'"
+    assert main(["check", "--engine", engine, "--timeout", "5"]) == 2
+    out = capsys.readouterr().out
+    assert "not run: the engine is unusable: the engine did not answer hello" in out
+    assert "exit status 5" in out
+
+
+def test_an_engine_speaking_another_protocol_is_refused() -> None:
+    script = "import json,sys\nfor l in sys.stdin: print(json.dumps({'id': json.loads(l)['id'], 'protocol': 2}), flush=True)"
+    with (
+        EngineProcess([sys.executable, "-c", script], timeout=5) as engine,
+        pytest.raises(EngineUnusable, match="protocol 2"),
+    ):
+        engine.ask({"type": "legal", "position": ""})
+
+
+def test_a_silent_engine_times_out_and_is_stopped() -> None:
+    script = "import sys, time\nfor l in sys.stdin: time.sleep(60)"
+    engine = EngineProcess([sys.executable, "-c", script], timeout=0.5)
+    with pytest.raises(EngineUnusable, match=r"no answer within 0\.5 s"):
+        engine.ask({"type": "legal", "position": ""})
+    assert engine._process is None
+    engine.close()
+
+
+def test_a_missing_program_is_unusable() -> None:
+    with pytest.raises(EngineFailure, match="cannot start"):
+        EngineProcess(["/nonexistent/engine"]).ask({"type": "legal", "position": ""})
