@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
+from played import examples
 from referencing import Registry, Resource
 
-from pegs_rules import __version__, apply, parse_notation, parse_position
+from pegs_rules import __version__, apply, parse_notation, parse_position, to_data
 from pegs_rules.spec import SPECS, load_cases, load_games, load_perft
 from pegs_rules.spec.engine import (
     EngineFailure,
@@ -370,3 +373,114 @@ def test_a_silent_engine_times_out_and_is_stopped() -> None:
 def test_a_missing_program_is_unusable() -> None:
     with pytest.raises(EngineFailure, match="cannot start"):
         EngineProcess(["/nonexistent/engine"]).ask({"type": "legal", "position": ""})
+
+
+# --- hostile requests ---------------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+FIELDS = [
+    "position",
+    "state",
+    "move",
+    "reshuffle",
+    "players",
+    "dealer",
+    "seed",
+    "preset",
+    "house_rules",
+    "rules",
+    "deck",
+    "depth",
+    "divide",
+    "protocol",
+]
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> object:
+    """Requests of every type whose fields are anything, and anything at all."""
+    if draw(st.booleans()):
+        return draw(json_values)
+    request = {
+        "id": draw(json_values),
+        "type": draw(st.sampled_from(["hello", "legal", "apply", "deal", "perft", "x"])),
+    }
+    for name in draw(st.lists(st.sampled_from(FIELDS), max_size=5)):
+        request[name] = draw(
+            st.one_of(
+                json_values,
+                st.just("pegs 0: 70\nhand 0: 7"),
+                st.integers(0, 3),
+                st.just("standard"),
+            )
+        )
+    if draw(st.booleans()):
+        request["state"] = to_data(parse_position("pegs 0: 70\nhand 0: 7")) | draw(
+            st.dictionaries(
+                st.sampled_from(["pegs", "hands", "rules", "turn", "draw_pile"]),
+                json_values,
+                max_size=2,
+            )
+        )
+    return request
+
+
+@settings(max_examples=examples(2.0))
+@given(requests())
+def test_any_request_gets_an_answer_or_an_error(request: object) -> None:
+    answer = handle(request)
+    assert isinstance(answer, dict) and "id" in answer
+    if "error" in answer:
+        check_message("error-response", answer)
+
+
+def test_serve_survives_lines_that_are_not_requests() -> None:
+    lines = [
+        "",
+        "[" * 5000,
+        '{"id": 1, "type": "hello"',
+        "123",
+        '{"id": 2, "type": "legal", "position": "pegs 0: 999"}',
+    ]
+    out = io.StringIO()
+    assert serve(io.StringIO("\n".join(lines) + "\n"), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [None, None, None, 2]
+    assert all("error" in a for a in answers)
+
+
+def test_check_command_reports_a_failure_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pegs_rules.spec import main
+
+    case = next(
+        c for c in CASES if c["id"] == "card.seven.split.order/same-result-reversed-accepted"
+    )
+    kind, position, move = key_of(case)
+    config = tmp_path / "faults.json"
+    config.write_text(
+        json.dumps([{"type": kind, "position": position, "move": move, "fault": "stay"}])
+    )
+    junit = tmp_path / "junit.xml"
+    engine = f"{sys.executable} {DOUBLE} {config}"
+    argv = ["check", "--engine", engine, "--only", "card.seven.split.order/", "--junit", str(junit)]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    total = sum(c["id"].startswith("card.seven.split.order/") for c in CASES)
+    assert f"{total - 1} passed, 1 failed" in out
+    assert f"FAIL {case['id']} [card.seven.split.order]: after the move the position differs" in out
+    assert "  - pegs 0: 11 18" in out and "  + pegs 0: s s s 10 12" in out
+    assert out.splitlines()[0].endswith(f"(pegs-rules {__version__})")
+    failures = [
+        t.get("name")
+        for t in ET.parse(junit).getroot().iter("testcase")
+        if t.find("failure") is not None
+    ]
+    assert failures == [case["id"]]

@@ -1,7 +1,7 @@
 """``python -m pegs_rules.spec``: serve, check, perft, dump and record.
 
 * ``serve``: this library as an engine speaking the protocol on stdin/stdout;
-* ``check [--engine COMMAND] [--timeout S] [--junit FILE] [--perft-depth N]``:
+* ``check [--engine COMMAND] [--timeout S] [--junit FILE] [--perft-depth N] [--only PREFIX]``:
   run every case, game vector and perft position against an engine (this
   library, in process, without ``--engine``), print the per-ruling table and
   each failure with a diff; exit 1 on any failure, 2 if the engine is unusable;
@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import time
@@ -52,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     serve_ = commands.add_parser("serve", help="be an engine: answer protocol requests on stdin")
-    serve_.set_defaults(run=lambda args: serve())
+    serve_.set_defaults(run=_serve)
     check = commands.add_parser("check", help="check an engine against the whole suite")
     check.add_argument(
         "--engine",
@@ -72,6 +73,13 @@ def _parser() -> argparse.ArgumentParser:
         default=99,
         metavar="N",
         help="check perft counts up to depth N only (0: none; default: every recorded depth)",
+    )
+    check.add_argument(
+        "--only",
+        action="append",
+        metavar="PREFIX",
+        help="check only the items whose id starts with PREFIX (a ruling id, game/, perft/); "
+        "may be given several times",
     )
     check.set_defaults(run=_check)
     perft_ = commands.add_parser("perft", help="count move sequences from a position")
@@ -101,11 +109,23 @@ def _print_lines(lines: list[str]) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """Serve on stdin/stdout as UTF-8, whatever the locale; bytes that are not UTF-8 make errors."""
+    source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    sink = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True)
+    return serve(source, sink)
+
+
 def _check(args: argparse.Namespace) -> int:
     engine: Engine = (
         ReferenceEngine() if args.engine is None else EngineProcess(args.engine, args.timeout)
     )
     cases, games, positions = load_cases(), load_games(), load_perft()
+    if args.only:
+        prefixes = tuple(args.only)
+        cases = [c for c in cases if c["id"].startswith(prefixes)]
+        games = [g for g in games if f"game/{g['id']}".startswith(prefixes)]
+        positions = [p for p in positions if f"perft/{p['id']}".startswith(prefixes)]
     started = time.perf_counter()
     try:
         outcomes = run_suite(engine, cases, games, positions, args.perft_depth)

@@ -148,6 +148,7 @@ class EngineProcess:
                 f"the engine speaks protocol {hello.get('protocol')!r}, not {PROTOCOL}"
             )
         self.hello = hello
+        self.name = f"{' '.join(self.command)} ({hello.get('engine')} {hello.get('version')})"
 
     def _exchange(self, request: dict[str, Any]) -> dict[str, Any]:
         self._next_id += 1

@@ -66,6 +66,8 @@ def handle(request: object) -> dict[str, Any] | None:
     Never raises: a request it cannot serve gets an ``error`` answer.
     """
     ident = request.get("id") if isinstance(request, dict) else None
+    if not isinstance(ident, (int, str)) or isinstance(ident, bool):
+        ident = None
     try:
         if not isinstance(request, dict):
             raise ProtocolError("a request is a JSON object")
@@ -87,7 +89,7 @@ def serve(source: TextIO = sys.stdin, sink: TextIO = sys.stdout) -> int:
             continue
         try:
             request = json.loads(line)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             answer: dict[str, Any] | None = {"id": None, "error": f"not JSON: {error}"}
         else:
             answer = handle(request)
@@ -112,11 +114,9 @@ def _legal(request: dict[str, Any]) -> dict[str, Any]:
 def _apply(request: dict[str, Any]) -> dict[str, Any]:
     state = _position(request)
     move = parse_notation(_field(request, "move", str))
-    pile = request.get("reshuffle")
+    pile = _cards(request, "reshuffle") if "reshuffle" in request else None
     try:
-        after = apply_with_pile(
-            state, move, None if pile is None else parse_cards(_field(request, "reshuffle", str))
-        )
+        after = apply_with_pile(state, move, pile)
     except IllegalMoveError as error:
         return {"illegal": error.rule, "reason": error.reason}
     return _answer_position(after)
@@ -137,7 +137,7 @@ def _deal(request: dict[str, Any]) -> dict[str, Any]:
         return _answer_position(new_game(players, seed=seed, rules=rules, dealer=dealer))
     if players not in rules.player_counts or not 0 <= dealer < players:
         raise ProtocolError(f"no {players}-player game with dealer {dealer} under these rules")
-    deck = parse_cards(_field(request, "deck", str))
+    deck = _cards(request, "deck")
     if Counter(deck) != Counter(build_deck(*rules.deck_for(players))):
         raise ProtocolError(f"deck: not the {players}-player deck of these rules")
     return _answer_position(deal(rules, players, dealer, deck, seed))
@@ -173,6 +173,16 @@ def _field(request: dict[str, Any], name: str, kind: type, default: Any = _REQUI
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ProtocolError(f"{name}: expected {kind.__name__}, not {type(value).__name__}")
     return value
+
+
+def _cards(request: dict[str, Any], name: str) -> tuple[Rank, ...]:
+    """A list of cards written as one string, top card first."""
+    try:
+        return parse_cards(_field(request, name, str))
+    except ValueError as error:
+        if isinstance(error, PegsError):
+            raise
+        raise ProtocolError(f"{name}: {error}") from None
 
 
 def _position(request: dict[str, Any]) -> GameState:
