@@ -88,6 +88,18 @@ def test_game_replay_detects_a_changed_move() -> None:
     assert check_game(record) == f"turn 6: {record['turns'][5][0]} leads to a different position"
 
 
+def test_game_replay_reports_a_vector_it_cannot_replay() -> None:
+    """A move the rules refuse, or a reshuffle without its pile, fails the vector, never the
+    harness."""
+    record = json.loads(json.dumps(GAMES[0]))
+    record["turns"][3][0] = "K 0:s-9"
+    assert str(check_game(record)).startswith("turn 4: the vector's K 0:s-9 cannot be replayed")
+    record = json.loads(json.dumps(GAMES[0]))
+    assert record["reshuffles"]
+    record["reshuffles"] = []
+    assert "reshuffle: not the cards of the discard pile" in str(check_game(record))
+
+
 def test_case_ids_are_unique() -> None:
     counts = Counter(c["id"] for c in CASES)
     assert [i for i, n in counts.items() if n > 1] == []

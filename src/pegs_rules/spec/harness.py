@@ -228,12 +228,17 @@ def _judge_game(engine: Engine, record: dict[str, Any]) -> None:
         raise _Wrong("the start position's rules are not the vector's preset and rules")
     piles = iter(record["reshuffles"])
     for number, (text, expected) in enumerate(record["turns"], 1):
-        move = parse_notation(text)
-        after = apply(state, move)  # the harness's own replay: does this turn reshuffle?
         request = {"type": "apply", **_position_fields(state), "move": text}
-        if after.reshuffles != state.reshuffles:
-            request["reshuffle"] = next(piles, "")
-            after = apply_with_pile(state, move, parse_cards(request["reshuffle"]))
+        try:  # the harness's own replay: the next position, and whether this turn reshuffles
+            move = parse_notation(text)
+            after = apply(state, move)
+            if after.reshuffles != state.reshuffles:
+                request["reshuffle"] = next(piles, "")
+                after = apply_with_pile(state, move, parse_cards(request["reshuffle"]))
+        except PegsError as error:
+            raise _Wrong(
+                f"turn {number}: the vector's {text} cannot be replayed: {error}"
+            ) from None
         answer = _ask(engine, request, "illegal", "position", "state")
         if "illegal" in answer:
             raise _Wrong(f"turn {number}: {text} rejected with {answer['illegal']}")

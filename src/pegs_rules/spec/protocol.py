@@ -74,9 +74,9 @@ def handle(request: object) -> dict[str, Any] | None:
         kind = request.get("type")
         if kind == "quit":
             return None
-        answer = _ANSWERS[kind](request) if isinstance(kind, str) and kind in _ANSWERS else None
-        if answer is None:
+        if not isinstance(kind, str) or kind not in _ANSWERS:
             raise ProtocolError(f"unknown request type {kind!r}; known: {', '.join(_ANSWERS)}")
+        answer = _ANSWERS[kind](request)
     except PegsError as error:
         return {"id": ident, "error": str(error)}
     return {"id": ident, **answer}
