@@ -30,6 +30,7 @@ from pegs_rules import (
     parse_notation,
     parse_position,
 )
+from pegs_rules.board import location_name
 from pegs_rules.render import SEAT_COLOURS, svg, text
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -218,6 +219,31 @@ def test_pegs_stand_on_their_holes() -> None:
             else:
                 expected.append(track[loc])
         assert drawn == sorted(expected)
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_holes_and_pegs_name_their_location(players: int) -> None:
+    """``data-loc``/``data-seat`` agree with the geometry and with the state (for clients)."""
+    state = midgame(players, seed=20 + players, plies=50)
+    tree = root(svg(state))
+    by_place: dict[tuple[str | None, str | None], Point] = {}
+    for hole in with_class(tree, "hole"):
+        kind = "track" if "track" in hole.get("class", "") else "own"
+        assert (kind == "own") == ("data-seat" in hole.attrib)
+        by_place[hole.get("data-seat"), hole.get("data-loc")] = centre(hole)
+    assert [by_place[None, str(k)] for k in range(18 * players)] == [
+        centre(h) for h in with_class(tree, "hole", "track")
+    ]
+    assert len(by_place) == 18 * players + 6 * players  # the five start holes share "s"
+    drawn = sorted((p.get("data-seat"), p.get("data-loc")) for p in with_class(tree, "peg"))
+    expected = sorted(
+        (str(seat), location_name(loc)) for seat, locs in enumerate(state.pegs) for loc in locs
+    )
+    assert drawn == expected
+    for peg in with_class(tree, "peg"):
+        seat, loc = peg.get("data-seat"), peg.get("data-loc", "")
+        if loc != "s":  # on the hole that carries the same name
+            assert centre(peg) == by_place[None if loc[0].isdigit() else seat, loc]
 
 
 # --------------------------------------------------------------------------

@@ -38,7 +38,11 @@ side, 4 holes past its corner.
 :func:`svg` draws the board as a standalone SVG document. Its elements carry
 classes that tools and tests can count: ``hole track``, ``hole home seat-S``,
 ``hole start seat-S`` for holes, ``peg seat-S`` for pegs, ``move-arrow`` for
-the steps of a move and ``highlight`` for highlighted holes.
+the steps of a move and ``highlight`` for highlighted holes. Holes and pegs
+also say where they are, as a step of move notation does, so that a client
+can make them clickable: ``data-loc`` is the location's name (``12``,
+``h2``, ``s``) and ``data-seat`` the seat whose peg, home lane or start area
+it is (track holes belong to no seat and have no ``data-seat``).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from pegs_rules.board import (
     SIDE_HOLES,
     START,
     Location,
+    home,
     home_index,
     is_home,
     is_track,
@@ -380,8 +385,10 @@ class _Drawing:
             f'<circle cx="{self.x(p[0])}" cy="{self.y(p[1])}" r="{self.d(r)}"{_attrs(attrs)}/>'
         )
 
-    def hole(self, p: Point, kind: str) -> None:
-        self.circle(p, _HOLE_R, **{"class": kind, "stroke-width": self.d(0.07)}, **_HOLE_STYLE)
+    def hole(self, p: Point, kind: str, **where: str) -> None:
+        self.circle(
+            p, _HOLE_R, **{"class": kind, "stroke-width": self.d(0.07)}, **where, **_HOLE_STYLE
+        )
 
     def polygon(self, points: Sequence[Point], **attrs: str) -> None:
         self.out.append(f'<polygon points="{" ".join(map(self.xy, points))}"{_attrs(attrs)}/>')
@@ -544,12 +551,12 @@ class _Drawing:
                 self._ring(p, SEAT_COLOURS[seat], "come-out-mark")
             elif k == IN_SPOT_OFFSET:
                 self._diamond(p, SEAT_COLOURS[seat], "in-spot-mark")
-            self.hole(p, "hole track")
+            self.hole(p, "hole track", **{"data-loc": str(hole)})
         for seat in board.seats:
             for k in range(1, HOME_HOLES + 1):
-                self.hole(geo.home(seat, k), f"hole home seat-{seat}")
+                self.hole(geo.home(seat, k), f"hole home seat-{seat}", **_where(seat, home(k)))
             for i in range(PEGS_PER_SEAT):
-                self.hole(geo.start(seat, i), f"hole start seat-{seat}")
+                self.hole(geo.start(seat, i), f"hole start seat-{seat}", **_where(seat, START))
 
     def _ring(self, p: Point, colour: str, kind: str) -> None:
         self.circle(
@@ -595,6 +602,7 @@ class _Drawing:
                     _PEG_R,
                     **{"class": f"peg seat-{seat}", "fill": colour, "stroke": "#1A1A1A"},
                     **{"stroke-width": self.d(0.07)},
+                    **_where(seat, loc),
                 )
                 self.label(
                     p,
@@ -735,6 +743,11 @@ class _Drawing:
                 self.label((x + 1.55, y), words, _LEGEND_FONT, anchor="start", fill=_INK)
                 x += _item_width(words)
             y += _LEGEND_ROW
+
+
+def _where(seat: int, location: Location) -> dict[str, str]:
+    """The ``data-seat`` and ``data-loc`` attributes of a peg or a seat's own hole."""
+    return {"data-seat": str(seat), "data-loc": location_name(location)}
 
 
 def _item_width(words: str) -> float:
