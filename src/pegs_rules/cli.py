@@ -4,7 +4,8 @@
 * ``pegs play``: play one seat in the terminal against bots;
 * ``pegs simulate --games 200 --bots mcts,greedy --workers 2``: many games, with statistics;
 * ``pegs replay FILE``: replay a game record (JSON), turn by turn;
-* ``pegs explain [ID]``: the rulings, or one of them.
+* ``pegs explain [ID]``: the rulings, or one of them;
+* ``pegs web build OUT_DIR``: the browser playground as a folder of static files.
 
 Every command is :func:`main` with its arguments, so it runs in-process too.
 """
@@ -404,6 +405,25 @@ def explain_rulings(ruling: str | None) -> int:
     return 2
 
 
+def web_build(out_dir: str, docs_url: str, wheel: str | None, pyodide: str | None) -> int:
+    """Build the browser playground into ``out_dir`` (:mod:`pegs_rules.web.build`)."""
+    from pegs_rules.web.build import BuildError, build
+
+    try:
+        page = build(
+            Path(out_dir),
+            docs_url=docs_url,
+            wheel=Path(wheel) if wheel else None,
+            pyodide=Path(pyodide) if pyodide else None,
+        )
+    except (BuildError, OSError) as error:
+        print(f"pegs web build: {error}", file=sys.stderr)
+        return 2
+    print(f"playground written to {page.parent}")
+    print(f"serve it with: python -m http.server -d {out_dir}  (then open http://127.0.0.1:8000/)")
+    return 0
+
+
 # --------------------------------------------------------------------------
 # main
 # --------------------------------------------------------------------------
@@ -454,6 +474,20 @@ def _parser() -> argparse.ArgumentParser:
 
     exp = commands.add_parser("explain", help="list the rulings, or show one")
     exp.add_argument("ruling", nargs="?", help="a ruling id, such as card.seven.split")
+
+    web = commands.add_parser("web", help="the browser playground")
+    web_commands = web.add_subparsers(dest="web_command", required=True, metavar="COMMAND")
+    web_build_ = web_commands.add_parser("build", help="build the playground into a folder")
+    web_build_.add_argument("out_dir", metavar="OUT_DIR", help="the folder to write (new or empty)")
+    web_build_.add_argument(
+        "--docs-url",
+        default="../",
+        help="where the docs are, for the rulings' links (default ../: the docs site's layout)",
+    )
+    web_build_.add_argument("--wheel", help="a pegs_rules wheel (default: build one here)")
+    web_build_.add_argument(
+        "--pyodide", metavar="DIR", help="a Pyodide runtime (default: node_modules/pyodide)"
+    )
     return parser
 
 
@@ -495,6 +529,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if args.command == "replay":
             return replay_file(args.file, board=args.board)
+        if args.command == "web":
+            return web_build(args.out_dir, args.docs_url, args.wheel, args.pyodide)
         return explain_rulings(args.ruling)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

@@ -1,0 +1,174 @@
+"""``pegs web build OUT_DIR``: the playground as a folder of static files.
+
+The folder holds:
+
+* the page: ``index.html``, ``style.css``, ``icon.svg`` and ``js/``, copied from
+  this package's ``static/`` folder;
+* ``pyodide/``: the Pyodide runtime (CPython for WebAssembly with its standard
+  library), copied from ``node_modules/pyodide``, which ``npm ci`` installs from
+  the repository's ``package.json`` and ``package-lock.json`` (they pin its
+  version);
+* ``wheels/``: a wheel of ``pegs_rules``, built from the source checkout;
+* ``config.json``: where the page finds the wheel, the runtime and the docs.
+
+Nothing in it is fetched from the network when the page runs: any static file
+server serves a working playground, for example ``python -m http.server -d OUT_DIR``.
+
+Rules-lawyer mode links each ruling id to its page in the docs, at
+``<docs_url>rules/<id>.html``. The default, ``../``, fits the docs site, whose
+"Play" page puts the playground in its ``play/`` folder; a playground served
+elsewhere should be built with the docs' address.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from pegs_rules import __version__
+
+STATIC = Path(__file__).resolve().parent / "static"
+"""The page's own files (package data)."""
+CHECKOUT = Path(__file__).resolve().parents[3]
+"""The source checkout this module lives in, if it lives in one (see :func:`checkout`)."""
+RUNTIME_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+    "package.json",
+)
+"""What the page needs from the ``pyodide`` npm package."""
+DOCS_URL = "../"
+"""Where the docs are, seen from the playground: the docs site's layout."""
+
+
+class BuildError(Exception):
+    """The playground cannot be built; the message says what to do."""
+
+
+def checkout() -> Path | None:
+    """The source checkout holding this package, or ``None`` for an installed copy."""
+    if (CHECKOUT / "pyproject.toml").is_file() and (CHECKOUT / "src" / "pegs_rules").is_dir():
+        return CHECKOUT
+    return None
+
+
+def pinned_pyodide(root: Path) -> str:
+    """The ``pyodide`` version that ``root/package.json`` pins."""
+    try:
+        package = json.loads((root / "package.json").read_text(encoding="utf-8"))
+        return str(package["dependencies"]["pyodide"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise BuildError(f"{root / 'package.json'} does not pin pyodide: {error}") from None
+
+
+def runtime_version(runtime: Path) -> str:
+    """The version of the Pyodide runtime in ``runtime``."""
+    try:
+        package = json.loads((runtime / "package.json").read_text(encoding="utf-8"))
+        return str(package["version"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise BuildError(f"{runtime} holds no Pyodide runtime: {error}") from None
+
+
+def find_runtime(root: Path | None) -> Path:
+    """``node_modules/pyodide`` of the checkout, checked against the pinned version."""
+    if root is None:
+        raise BuildError("no source checkout here: pass --pyodide DIR (a pyodide npm package)")
+    runtime = root / "node_modules" / "pyodide"
+    pinned = pinned_pyodide(root)
+    if not (runtime / "package.json").is_file():
+        raise BuildError(
+            f"the Pyodide runtime is not installed: run `npm ci` in {root} "
+            f"(package.json pins pyodide {pinned})"
+        )
+    found = runtime_version(runtime)
+    if found != pinned:
+        raise BuildError(
+            f"node_modules holds pyodide {found} but package.json pins {pinned}: run `npm ci` in {root}"
+        )
+    return runtime
+
+
+def build_wheel(root: Path, folder: Path) -> Path:
+    """Build the ``pegs_rules`` wheel from the checkout ``root`` into ``folder``."""
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(folder)]
+    if importlib.util.find_spec("hatchling") is not None:  # else pip fetches the backend
+        command.append("--no-build-isolation")
+    result = subprocess.run(
+        [*command, str(root)], capture_output=True, text=True, check=False, timeout=600
+    )
+    wheels = sorted(folder.glob("pegs_rules-*.whl"))
+    if result.returncode != 0 or len(wheels) != 1:
+        raise BuildError(f"building the wheel failed:\n{result.stdout}{result.stderr}")
+    return wheels[0]
+
+
+def build(
+    out_dir: Path,
+    *,
+    docs_url: str = DOCS_URL,
+    wheel: Path | None = None,
+    pyodide: Path | None = None,
+) -> Path:
+    """Write the playground into ``out_dir`` (see the module docstring); return its page.
+
+    ``wheel`` is a ``pegs_rules`` wheel to use instead of building one from the
+    checkout; ``pyodide`` a Pyodide runtime folder instead of the checkout's
+    ``node_modules/pyodide``. ``out_dir`` must be new, empty, or an earlier build.
+    """
+    root = checkout()
+    runtime = pyodide if pyodide is not None else find_runtime(root)
+    for name in RUNTIME_FILES:
+        if not (runtime / name).is_file():
+            raise BuildError(f"{runtime} lacks {name}: is it the pyodide npm package?")
+    if wheel is None and root is None:
+        raise BuildError("no source checkout here: pass --wheel FILE (a pegs_rules wheel)")
+    if wheel is not None and not (wheel.is_file() and wheel.name.startswith("pegs_rules-")):
+        raise BuildError(f"{wheel} is not a pegs_rules wheel")
+    _clear(out_dir)
+    shutil.copytree(STATIC, out_dir, dirs_exist_ok=True)
+    (out_dir / "pyodide").mkdir()
+    for name in RUNTIME_FILES:
+        shutil.copy2(runtime / name, out_dir / "pyodide" / name)
+    (out_dir / "wheels").mkdir()
+    with tempfile.TemporaryDirectory() as scratch:
+        made = wheel or build_wheel(root or CHECKOUT, Path(scratch))
+        shutil.copy2(made, out_dir / "wheels" / made.name)
+    config = {
+        "app": "pegs-rules playground",
+        "version": __version__,
+        "wheel": f"wheels/{made.name}",
+        "pyodide": "pyodide/",
+        "pyodide_version": runtime_version(runtime),
+        "docs": docs_url,
+    }
+    (out_dir / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+    return out_dir / "index.html"
+
+
+def _clear(out_dir: Path) -> None:
+    """Make ``out_dir`` an empty folder, removing only an earlier playground build."""
+    if out_dir.exists():
+        if not out_dir.is_dir():
+            raise BuildError(f"{out_dir} is a file, not a folder")
+        if any(out_dir.iterdir()):
+            if not _is_build(out_dir):
+                raise BuildError(f"{out_dir} is not empty and holds no playground: choose another")
+            shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+
+def _is_build(folder: Path) -> bool:
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(config, dict) and config.get("app") == "pegs-rules playground"

@@ -1,0 +1,257 @@
+// The board: the engine's SVG, made playable.
+//
+// The SVG comes from the transport as it is (pegs_rules.render.svg); its pegs and holes
+// carry data-seat and data-loc. Given the legal moves, the board rings the pegs that
+// can move; a person picks a peg, then where it goes (a split: a peg and a hole for
+// each part), with the mouse or with Tab and Enter/Space. When the choice names one
+// move the board hands its notation to `onMove`; when several moves fit (the same step
+// with different cards, or a step that may end the move or start a split) it hands
+// them to `onChoice` to ask which.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** Where a location is, in words: "hole 40", "home h2", "start". */
+export function placeName(loc) {
+  if (loc === "s") return "start";
+  if (loc.startsWith("h")) return `home ${loc}`;
+  return `hole ${loc}`;
+}
+
+function sameStep(a, b) {
+  return a.seat === b.seat && a.from === b.from && a.to === b.to;
+}
+
+export class Board {
+  /**
+   * @param {HTMLElement} element  where the SVG goes
+   * @param {{ onMove: (notation: string) => void,
+   *           onChoice: (moves: object[], more: boolean) => void,
+   *           announce: (text: string) => void }} handlers
+   */
+  constructor(element, { onMove, onChoice, announce }) {
+    this.element = element;
+    this.onMove = onMove;
+    this.onChoice = onChoice;
+    this.announce = announce;
+    this.plays = [];
+    this.parts = [];
+    this.source = null;
+    element.addEventListener("click", (event) => this.activate(event.target));
+    element.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        if (this.activate(event.target)) event.preventDefault();
+      } else if (event.key === "Escape" && (this.source || this.parts.length)) {
+        event.preventDefault();
+        this.back();
+      }
+    });
+  }
+
+  /** Show an SVG document; `moves` (a format-1 "moves" list, or null) makes it playable. */
+  show(svgText, moves = null) {
+    const parsed = new DOMParser().parseFromString(svgText, "image/svg+xml");
+    const svg = parsed.documentElement;
+    if (svg.nodeName !== "svg" || parsed.querySelector("parsererror")) {
+      this.element.textContent = "The board could not be drawn.";
+      return;
+    }
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    const title = svg.querySelector("title");
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", title ? title.textContent : "the board");
+    this.svg = document.importNode(svg, true);
+    this.overlay = document.createElementNS(SVG, "g");
+    this.overlay.setAttribute("class", "overlay");
+    this.svg.append(this.overlay);
+    this.element.replaceChildren(this.svg);
+    this.plays = (moves || []).filter((move) => move.action === "play");
+    this.parts = [];
+    this.source = null;
+    this.mark();
+  }
+
+  /** Ring the steps of `move` (a move object) to show where it goes; null clears. */
+  preview(move) {
+    for (const ring of this.overlay?.querySelectorAll(".preview") || []) ring.remove();
+    for (const step of move?.steps || []) {
+      const from = this.pegAt(step.seat, step.from);
+      const to = this.pegAt(step.seat, step.to) || this.holeAt(step.seat, step.to);
+      if (from) this.ring(from, "preview");
+      if (to) this.ring(to, "preview");
+    }
+  }
+
+  /** Forget a half-made choice. */
+  reset() {
+    this.parts = [];
+    this.source = null;
+    this.mark();
+  }
+
+  // -- choosing a move -----------------------------------------------------------------
+
+  /** The moves whose first steps are the parts chosen so far. */
+  candidates() {
+    return this.plays.filter(
+      (move) =>
+        move.steps.length >= this.parts.length &&
+        this.parts.every((part, i) => sameStep(part, move.steps[i])),
+    );
+  }
+
+  /** The next steps still open: those of candidates longer than the parts chosen. */
+  openSteps() {
+    const n = this.parts.length;
+    return this.candidates()
+      .filter((move) => move.steps.length > n)
+      .map((move) => move.steps[n]);
+  }
+
+  activate(target) {
+    const element = target.closest?.("[data-pick]");
+    if (!element || !this.svg?.contains(element)) return false;
+    const [kind, seat, loc] = element.dataset.pick.split("|");
+    if (kind === "source") this.pickSource(Number(seat), loc);
+    else if (kind === "target") this.pickTarget(loc);
+    else if (kind === "selected") this.back();
+    return true;
+  }
+
+  pickSource(seat, loc) {
+    this.source = { seat, loc };
+    const goals = this.targets();
+    const part = this.parts.length ? ` for part ${this.parts.length + 1}` : "";
+    this.announce(
+      `Seat ${seat}'s peg in ${placeName(loc)} chosen${part}. ` +
+        `It can go to ${goals.map(placeName).join(", ")}. Escape goes back.`,
+    );
+    this.mark();
+    this.svg.querySelector('[data-pick^="target"]')?.focus();
+  }
+
+  pickTarget(loc) {
+    const { seat, loc: from } = this.source;
+    this.parts.push({ seat, from, to: loc });
+    this.source = null;
+    const fitting = this.candidates();
+    const complete = fitting.filter((move) => move.steps.length === this.parts.length);
+    const more = fitting.length > complete.length;
+    if (complete.length === 1 && !more) {
+      this.parts = [];
+      this.mark();
+      this.onMove(complete[0].notation);
+      return;
+    }
+    this.mark();
+    if (complete.length) this.onChoice(complete, more);
+    if (more) {
+      this.announce(
+        `Part ${this.parts.length}: seat ${seat} from ${placeName(from)} to ${placeName(loc)}. ` +
+          "Now choose the peg for the next part" +
+          (complete.length ? ", or one of the moves offered." : "."),
+      );
+      this.svg.querySelector('[data-pick^="source"]')?.focus();
+    }
+  }
+
+  back() {
+    if (this.source) this.source = null;
+    else this.parts.pop();
+    this.onChoice([], false);
+    this.announce(this.parts.length ? "Back to the last part." : "Choice cleared.");
+    this.mark();
+    this.svg.querySelector('[data-pick^="source"]')?.focus();
+  }
+
+  /** Destinations (location names) of the chosen source's open steps. */
+  targets() {
+    const { seat, loc } = this.source;
+    const seen = new Set();
+    for (const step of this.openSteps()) {
+      if (step.seat === seat && step.from === loc) seen.add(step.to);
+    }
+    return [...seen];
+  }
+
+  // -- drawing the choice --------------------------------------------------------------
+
+  mark() {
+    if (!this.svg) return;
+    for (const element of this.svg.querySelectorAll("[data-pick]")) {
+      element.removeAttribute("data-pick");
+      element.removeAttribute("tabindex");
+      element.removeAttribute("role");
+      element.removeAttribute("aria-label");
+    }
+    for (const ring of this.overlay.querySelectorAll(":not(.preview)")) ring.remove();
+    this.parts.forEach((part, i) => {
+      const peg = this.pegAt(part.seat, part.from);
+      const goal = this.pegAt(part.seat, part.to) || this.holeAt(part.seat, part.to);
+      if (peg) this.ring(peg, "chosen", String(i + 1));
+      if (goal) this.ring(goal, "chosen");
+    });
+    if (this.source) {
+      const { seat, loc } = this.source;
+      const peg = this.pegAt(seat, loc) || this.holeAt(seat, loc);
+      this.pickable(peg, "selected", seat, loc, `seat ${seat}'s peg in ${placeName(loc)}, chosen; press to put it back`);
+      this.ring(peg, "selected");
+      for (const to of this.targets()) {
+        const element = this.pegAt(seat, to) || this.holeAt(seat, to);
+        const knocks = element.classList.contains("peg") ? `, knocking seat ${element.dataset.seat}'s peg` : "";
+        this.pickable(element, "target", seat, to, `move it to ${placeName(to)}${knocks}`);
+        this.ring(element, "target");
+      }
+      return;
+    }
+    const sources = new Map();
+    for (const step of this.openSteps()) sources.set(`${step.seat}|${step.from}`, step);
+    for (const { seat, from } of sources.values()) {
+      // A peg that an earlier part knocks away is not drawn where it will be: its hole stands in.
+      const peg = this.pegAt(seat, from) || this.holeAt(seat, from);
+      if (!peg) continue;
+      this.pickable(peg, "source", seat, from, `seat ${seat}'s peg in ${placeName(from)}, can move`);
+      this.ring(peg, "movable");
+    }
+  }
+
+  pickable(element, kind, seat, loc, label) {
+    element.dataset.pick = `${kind}|${seat}|${loc}`;
+    element.setAttribute("tabindex", "0");
+    element.setAttribute("role", "button");
+    element.setAttribute("aria-label", label);
+  }
+
+  ring(element, kind, badge = "") {
+    const x = Number(element.getAttribute("cx"));
+    const y = Number(element.getAttribute("cy"));
+    const r = Number(element.getAttribute("r"));
+    for (const layer of ["ring-halo", "ring"]) {
+      const ring = document.createElementNS(SVG, "circle");
+      ring.setAttribute("class", `${layer} ${kind}`);
+      ring.setAttribute("cx", x);
+      ring.setAttribute("cy", y);
+      ring.setAttribute("r", Math.max(r * 1.45, r + 4, 11));
+      this.overlay.append(ring);
+    }
+    if (badge) {
+      const text = document.createElementNS(SVG, "text");
+      text.setAttribute("class", "ring-badge");
+      text.setAttribute("x", x + r * 1.3);
+      text.setAttribute("y", y - r * 1.3);
+      text.textContent = badge;
+      this.overlay.append(text);
+    }
+  }
+
+  /** The peg of `seat` (or, on the track, of any seat) standing on `loc`. */
+  pegAt(seat, loc) {
+    const owner = loc === "s" || loc.startsWith("h") ? `[data-seat="${seat}"]` : "";
+    return this.svg.querySelector(`circle.peg${owner}[data-loc="${loc}"]`);
+  }
+
+  holeAt(seat, loc) {
+    const owner = loc === "s" || loc.startsWith("h") ? `[data-seat="${seat}"]` : "";
+    return this.svg.querySelector(`circle.hole${owner}[data-loc="${loc}"]`);
+  }
+}
