@@ -203,6 +203,14 @@ def test_the_page_loads_offline_and_offers_a_game(page: Page, site: str, playgro
     page.click("details.house-rules summary")
     assert page.locator("[data-switch]").count() == 11
     shot(page, "1-setup")
+    python = json.loads((playground / "pyodide" / "pyodide-lock.json").read_text())["info"][
+        "python"
+    ]
+    required = re.search(
+        r'requires-python = ">=(\d+)\.(\d+)"', (ROOT / "pyproject.toml").read_text()
+    )
+    assert required is not None
+    assert tuple(map(int, python.split(".")[:2])) >= tuple(map(int, required.groups())), python
     config = json.loads((playground / "config.json").read_text(encoding="utf-8"))
     assert (
         config["pyodide_version"]

@@ -1,0 +1,119 @@
+"""``pegs web build``: what goes into the playground folder, and what stops a build.
+
+These tests use a stand-in runtime folder and wheel, so they need neither npm nor a
+network; the browser tests build the real thing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pegs_rules import __version__
+from pegs_rules.cli import main
+from pegs_rules.web.build import RUNTIME_FILES, STATIC, BuildError, build, find_runtime
+
+ROOT = Path(__file__).resolve().parents[1]
+WHEEL = f"pegs_rules-{__version__}-py3-none-any.whl"
+
+
+def fake_runtime(folder: Path, version: str = "314.0.7") -> Path:
+    folder.mkdir(parents=True)
+    for name in RUNTIME_FILES:
+        (folder / name).write_text("stand-in", encoding="utf-8")
+    (folder / "package.json").write_text(json.dumps({"version": version}), encoding="utf-8")
+    return folder
+
+
+def fake_wheel(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    wheel = folder / WHEEL
+    wheel.write_bytes(b"PK stand-in")
+    return wheel
+
+
+def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path: Path) -> None:
+    runtime = fake_runtime(tmp_path / "pyodide")
+    out = tmp_path / "site"
+    page = build(out, wheel=fake_wheel(tmp_path / "dist"), pyodide=runtime, docs_url="https://d/")
+    assert page == out / "index.html"
+    static = sorted(p.relative_to(STATIC) for p in STATIC.rglob("*") if p.is_file())
+    assert static and all((out / p).read_bytes() == (STATIC / p).read_bytes() for p in static)
+    assert sorted(p.name for p in (out / "pyodide").iterdir()) == sorted(RUNTIME_FILES)
+    assert [p.name for p in (out / "wheels").iterdir()] == [WHEEL]
+    assert json.loads((out / "config.json").read_text(encoding="utf-8")) == {
+        "app": "pegs-rules playground",
+        "version": __version__,
+        "wheel": f"wheels/{WHEEL}",
+        "pyodide": "pyodide/",
+        "pyodide_version": "314.0.7",
+        "docs": "https://d/",
+    }
+
+
+def test_the_page_loads_nothing_from_other_hosts() -> None:
+    for path in STATIC.rglob("*"):
+        if path.suffix in (".html", ".js", ".css"):
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"(src|href)=[\"']?(https?:)?//", text), path
+            assert not re.search(r"import[^;]*[\"']https?://", text), path
+
+
+def test_an_earlier_build_is_replaced_but_nothing_else_is_overwritten(tmp_path: Path) -> None:
+    runtime = fake_runtime(tmp_path / "pyodide")
+    wheel = fake_wheel(tmp_path / "dist")
+    out = tmp_path / "site"
+    build(out, wheel=wheel, pyodide=runtime)
+    (out / "stale.txt").write_text("old", encoding="utf-8")
+    build(out, wheel=wheel, pyodide=runtime)
+    assert not (out / "stale.txt").exists()
+    other = tmp_path / "documents"
+    other.mkdir()
+    (other / "thesis.tex").write_text("precious", encoding="utf-8")
+    with pytest.raises(BuildError, match="not empty and holds no playground"):
+        build(other, wheel=wheel, pyodide=runtime)
+    assert (other / "thesis.tex").read_text(encoding="utf-8") == "precious"
+
+
+def test_a_missing_or_stale_runtime_says_to_run_npm_ci(tmp_path: Path) -> None:
+    (tmp_path / "package.json").write_text(
+        json.dumps({"dependencies": {"pyodide": "314.0.7"}}), encoding="utf-8"
+    )
+    with pytest.raises(BuildError, match=r"run `npm ci` in .*pins pyodide 314\.0\.7"):
+        find_runtime(tmp_path)
+    fake_runtime(tmp_path / "node_modules" / "pyodide", version="0.29.0")
+    with pytest.raises(
+        BuildError, match=re.escape("holds pyodide 0.29.0 but package.json pins 314.0.7")
+    ):
+        find_runtime(tmp_path)
+    with pytest.raises(BuildError, match=re.escape("lacks pyodide.mjs")):
+        build(tmp_path / "site", wheel=fake_wheel(tmp_path), pyodide=tmp_path)
+
+
+def test_the_pin_is_exact_and_locked() -> None:
+    pinned = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
+    version = pinned["dependencies"]["pyodide"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", version), "an exact version, no range"
+    lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    assert lock["packages"]["node_modules/pyodide"]["version"] == version
+    assert lock["packages"][""]["dependencies"]["pyodide"] == version
+
+
+def test_the_command_reports_what_stops_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "documents"
+    other.mkdir()
+    (other / "thesis.tex").write_text("precious", encoding="utf-8")
+    runtime = fake_runtime(tmp_path / "pyodide")
+    wheel = fake_wheel(tmp_path / "dist")
+    assert main(["web", "build", str(other), "--wheel", str(wheel), "--pyodide", str(runtime)]) == 2
+    assert "holds no playground" in capsys.readouterr().err
+    code = main(["web", "build", str(tmp_path / "site"), "--wheel", str(tmp_path / "nothing.whl")])
+    assert code == 2 and "is not a pegs_rules wheel" in capsys.readouterr().err
+    out = tmp_path / "site"
+    assert main(["web", "build", str(out), "--wheel", str(wheel), "--pyodide", str(runtime)]) == 0
+    assert f"python -m http.server -d {out}" in capsys.readouterr().out
