@@ -27,6 +27,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "myst_parser",
     "pegs_docs",
+    "pegs_play",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

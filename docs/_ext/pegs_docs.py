@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+import urllib.parse
 from collections import Counter
 from enum import Enum
 from functools import cache
@@ -193,6 +194,14 @@ def case_state(case: dict[str, Any]) -> GameState:
             rules = with_rule(rules, field.strip(), value)
         return new_game(deal["players"], seed=0, rules=rules, dealer=deal["dealer"])
     return parse_position("\n".join([f"rules: {case['preset']}", *case["position"]]))
+
+
+def playground_link(case: dict[str, Any]) -> str:
+    """The playground (the Play page, ``play/``) on a case's position, asked about its move."""
+    query = {"position": "\n".join([f"rules: {case['preset']}", *case["position"]])}
+    if "move" in case:
+        query["move"] = case["move"]
+    return "../play/index.html?" + urllib.parse.urlencode(query, quote_via=urllib.parse.quote)
 
 
 def describe_move(move: Move) -> str:
@@ -486,6 +495,10 @@ class RulingExamplesDirective(RstDirective):
         lines += [
             f"**Why.** {esc(case['why'])}",
             "",
+        ]
+        if "position" in case:
+            lines += [f"`Open in the playground <{playground_link(case)}>`__", ""]
+        lines += [
             f"*Case* ``{case['id']}`` *in* ``specs/cases/{case['file']}``; "
             "*it names* " + ", ".join(f":ruling:`{r}`" for r in case["rules"]) + ".",
             "",
