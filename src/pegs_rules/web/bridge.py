@@ -15,7 +15,8 @@ Requests (``{"op": ..., ...}``):
   switch as a position's ``rule FIELD: TEXT`` line writes it), ``seats`` (one
   of ``human``, ``random``, ``greedy``, ``mcts``, ``mcts:0.5s``... per seat)
   and ``seed`` (``null``: a fresh one); answers an ``update``;
-* ``advance``: a bot's move, when a bot is to act; answers an ``update``;
+* ``advance``: a bot's move, when a bot is to act; answers an ``update`` whose
+  ``thought_ms`` says how long the bot took to choose;
 * ``play``: ``move``, a human's move in notation (shorthands allowed);
   answers an ``update``;
 * ``record``: the game so far as a ``record`` document (``pegs replay`` reads it);
@@ -50,6 +51,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -211,7 +213,10 @@ class Session:
         seat = game.state.turn
         if game.state.is_over or game.human(seat):
             raise Refused("request", "no bot is to act")
-        return self.make(decide(game.bots[seat], game.state))
+        started = time.perf_counter()
+        move = decide(game.bots[seat], game.state)
+        thought = round((time.perf_counter() - started) * 1000, 1)
+        return self.make(move) | {"thought_ms": thought}
 
     def play(self, text: str) -> dict[str, Any]:
         game = self.playing()
@@ -251,6 +256,7 @@ class Session:
             "svg": svg(state, size=BOARD_SIZE),
             "next": next_actor,
             "last_move": None,
+            "thought_ms": None,
         }
 
     # -- studying a position ----------------------------------------------------------------

@@ -54,6 +54,7 @@
 //                                    //   and holes carry data-seat and data-loc
 //         next: "human" | "bot" | "over",   // who acts next
 //         last_move: string | null,  // the move just made, in notation
+//         thought_ms: number | null, // how long a bot took to choose it (null: a person's)
 //       }
 //
 //   onNotice(listener: (notice: Notice) => void): void
