@@ -88,7 +88,7 @@ def test_hello_offers_every_house_rule_switch_with_its_ruling() -> None:
 
 def test_a_game_takes_the_preset_and_switches_asked_for() -> None:
     session = started(
-        ["human", "greedy", "human", "greedy", "random", "mcts:5"],
+        ["human", "greedy", "human", "greedy", "random", "mcts:30s"],
         seed=3,
         players=6,
         preset="standard",
@@ -112,6 +112,7 @@ def test_a_game_takes_the_preset_and_switches_asked_for() -> None:
         ({"players": "4", "seats": ["human"] * 4}, "whole numbers"),
         ({"players": 4, "seats": "human"}, "seats is a list"),
         ({"players": 4, "seats": ["human"] * 4, "seed": 1.5}, "whole numbers"),
+        ({"players": 4, "seats": ["human", "mcts:31s", "human", "human"]}, "30 s at most"),
     ],
 )
 def test_a_setup_the_rules_cannot_play_is_refused(setup: dict[str, Any], words: str) -> None:

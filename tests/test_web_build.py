@@ -47,6 +47,7 @@ def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path
     assert json.loads((out / "config.json").read_text(encoding="utf-8")) == {
         "app": "pegs-rules playground",
         "version": __version__,
+        "transport": "local",
         "wheel": f"wheels/{WHEEL}",
         "pyodide": "pyodide/",
         "pyodide_version": "314.0.7",

@@ -88,6 +88,8 @@ MAX_MOVE = 300
 """The longest move text accepted, in characters."""
 MAX_REQUEST = MAX_POSITION + 10_000
 """The longest request accepted, in characters."""
+MAX_THINKING = 30
+"""The longest time budget a bot may have for one move, in seconds."""
 BOARD_SIZE = 640
 """Width of the board pictures, in pixels (the page scales them)."""
 
@@ -201,6 +203,8 @@ class Session:
                     bots[seat] = make_bot(name, seed * 100 + seat)
                 except ValueError as error:
                     raise Refused("setup", f"seat {seat}: {error}") from None
+                if (getattr(bots[seat], "time_limit", None) or 0) > MAX_THINKING:
+                    raise Refused("setup", f"seat {seat}: a bot thinks {MAX_THINKING} s at most")
         start = new_game(players, seed=seed, rules=rules)
         game = Game(start, tuple(seats), bots, start)
         humans = [s for s in range(players) if game.human(s)]

@@ -9,7 +9,8 @@ The folder holds:
   the repository's ``package.json`` and ``package-lock.json`` (they pin its
   version);
 * ``wheels/``: a wheel of ``pegs_rules``, built from the source checkout;
-* ``config.json``: where the page finds the wheel, the runtime and the docs.
+* ``config.json``: the page's transport (``local``: the engine in the page), where it
+  finds the wheel and the runtime, and where the docs are.
 
 Nothing in it is fetched from the network when the page runs: any static file
 server serves a working playground, for example ``python -m http.server -d OUT_DIR``.
@@ -145,6 +146,7 @@ def build(
     config = {
         "app": "pegs-rules playground",
         "version": __version__,
+        "transport": "local",
         "wheel": f"wheels/{made.name}",
         "pyodide": "pyodide/",
         "pyodide_version": runtime_version(runtime),

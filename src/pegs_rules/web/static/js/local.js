@@ -10,6 +10,7 @@ export class LocalTransport {
    *   botDelay: milliseconds between two bot moves (so a person can follow them).
    */
   constructor({ wheel, pyodide = "pyodide/", botDelay = 400 }) {
+    if (!wheel) throw new Error("config.json names no wheel: rebuild with pegs web build");
     this.kind = "local";
     this.can = { setup: true, study: true };
     this.updates = new Listeners();

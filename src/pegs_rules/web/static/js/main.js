@@ -71,10 +71,8 @@ async function main() {
   }
   const config = await loadConfig();
   const docs = new URL(config.docs || "../", location.href);
-  const transport = await createTransport("local", {
-    wheel: config.wheel,
-    pyodide: config.pyodide || "pyodide/",
-  });
+  // config.json names the transport ("local" unless a server says "remote") and its options.
+  const transport = await createTransport(config.transport || "local", config);
   transport.onNotice(({ level, text, fatal }) => {
     engineStatus(fatal ? `${text} Reload the page to try again.` : text, level);
     if (fatal) say(text);
@@ -129,7 +127,10 @@ async function main() {
     $("[data-position-input]").focus();
   });
 
-  engineStatus(`Engine ready: pegs-rules ${hello.version}, running in this page.`);
+  $("#new-game-button").hidden = !transport.can.setup;
+  $("#lawyer-button").hidden = !transport.can.study;
+  const where = transport.kind === "local" ? "running in this page" : "on the server";
+  engineStatus(`Engine ready: pegs-rules ${hello.version}, ${where}.`);
   await busy(openFromUrl(new URLSearchParams(location.search), { go, game, lawyer, transport }));
 }
 
@@ -148,6 +149,9 @@ async function openFromUrl(params, { go, game, lawyer, transport }) {
       go("setup");
       say(`The game in the address cannot start: ${$("#message").textContent}`);
     }
+  } else if (!transport.can.setup) {
+    game.active = true; // a game the transport already has: its updates arrive by themselves
+    go("game");
   } else {
     go("setup");
   }

@@ -8,7 +8,9 @@
 //   "remote"  (remote.js) the engine runs on a `pegs serve` server, over a WebSocket.
 //
 // A new transport implements the interface below and is added to `createTransport`;
-// nothing else in the page changes.
+// nothing else in the page changes. The page reads which one to use from its
+// config.json: { "transport": "local" | "remote", ...options for that transport }
+// (`pegs web build` writes a local one; a server may serve its own).
 //
 // Every document named "format-1 <type>" is the library's JSON (pegs_rules.serialize,
 // schemas in specs/schema/<type>.schema.json).
