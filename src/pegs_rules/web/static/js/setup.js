@@ -103,7 +103,7 @@ export class Setup {
     }
     control.dataset.switch = field.name;
     const link = rulingLink(this.docs, field.ruling);
-    return element("p", { class: `switch ${field.kind}` }, element("label", { for: id }, `${field.label} `), control, " ", link);
+    return element("p", { class: `switch kind-${field.kind}` }, element("label", { for: id }, `${field.label} `), control, " ", link);
   }
 
   fillSwitches() {
