@@ -23,7 +23,56 @@ def board_for(players: int) -> Board:
     return Board(players)
 
 
-@dataclass(frozen=True, slots=True)
+class _Link:
+    """One card laid on a discard pile, and the pile it was laid on: piles share their past."""
+
+    __slots__ = ("card", "earlier")
+
+    def __init__(self, card: Rank, earlier: _Discards) -> None:
+        self.card = card
+        self.earlier = earlier
+
+
+_Discards = tuple[Rank, ...] | _Link
+"""A discard pile: a plain tuple, or cards laid on one link by link."""
+
+
+class _DrawPile:
+    """How a :class:`GameState` keeps ``draw_pile``: the deck order last dealt or reshuffled
+    (one tuple, shared by every state that draws from it) and how many of its cards are gone.
+    """
+
+    def __get__(self, state: GameState | None, owner: type[GameState]) -> tuple[Rank, ...]:
+        if state is None:
+            raise AttributeError("draw_pile")  # the field has no default
+        return state._deck[state._drawn :] if state._drawn else state._deck
+
+    def __set__(self, state: GameState, cards: tuple[Rank, ...]) -> None:
+        object.__setattr__(state, "_deck", cards)
+        object.__setattr__(state, "_drawn", 0)
+
+
+class _DiscardPile:
+    """How a :class:`GameState` keeps ``discard_pile``: as links shared with earlier states."""
+
+    def __get__(self, state: GameState | None, owner: type[GameState]) -> tuple[Rank, ...]:
+        if state is None:
+            raise AttributeError("discard_pile")  # the field has no default
+        return _cards_of(state._discards)
+
+    def __set__(self, state: GameState, cards: tuple[Rank, ...]) -> None:
+        object.__setattr__(state, "_discards", cards)
+
+
+def _cards_of(pile: _Discards) -> tuple[Rank, ...]:
+    laid = []
+    while isinstance(pile, _Link):
+        laid.append(pile.card)
+        pile = pile.earlier
+    return pile + tuple(reversed(laid)) if laid else pile
+
+
+@dataclass(frozen=True, init=False)
 class GameState:
     """A complete game position, including hidden cards.
 
@@ -39,19 +88,96 @@ class GameState:
         reshuffles: how many times the discard pile has been reshuffled.
         ply: how many turns have been taken.
         winner: the winning team (0 or 1), or ``None`` while the game goes on.
+
+    The piles read as tuples but are kept so that the states of a game share
+    them: a turn copies neither pile.
     """
 
+    __match_args__ = (
+        "rules",
+        "pegs",
+        "hands",
+        "draw_pile",
+        "discard_pile",
+        "turn",
+        "dealer",
+        "seed",
+        "reshuffles",
+        "ply",
+        "winner",
+    )
+    __slots__ = (
+        "_deck",
+        "_discards",
+        "_drawn",
+        "dealer",
+        "hands",
+        "pegs",
+        "ply",
+        "reshuffles",
+        "rules",
+        "seed",
+        "turn",
+        "winner",
+    )
     rules: Rules
     pegs: tuple[tuple[Location, ...], ...]
     hands: tuple[tuple[Rank, ...], ...]
-    draw_pile: tuple[Rank, ...]
-    discard_pile: tuple[Rank, ...]
     turn: int
     dealer: int
     seed: int
-    reshuffles: int = 0
-    ply: int = 0
-    winner: int | None = None
+    reshuffles: int
+    ply: int
+    winner: int | None
+    # last, as mypy takes a descriptor for a default (at run time it is none)
+    draw_pile: _DrawPile = _DrawPile()
+    discard_pile: _DiscardPile = _DiscardPile()
+
+    def __init__(
+        self,
+        rules: Rules,
+        pegs: tuple[tuple[Location, ...], ...],
+        hands: tuple[tuple[Rank, ...], ...],
+        draw_pile: tuple[Rank, ...],
+        discard_pile: tuple[Rank, ...],
+        turn: int,
+        dealer: int,
+        seed: int,
+        reshuffles: int = 0,
+        ply: int = 0,
+        winner: int | None = None,
+    ) -> None:
+        self._deck: tuple[Rank, ...]
+        self._drawn: int
+        self._discards: _Discards
+        put = object.__setattr__  # the class is frozen
+        put(self, "rules", rules)
+        put(self, "pegs", pegs)
+        put(self, "hands", hands)
+        put(self, "draw_pile", draw_pile)
+        put(self, "discard_pile", discard_pile)
+        put(self, "turn", turn)
+        put(self, "dealer", dealer)
+        put(self, "seed", seed)
+        put(self, "reshuffles", reshuffles)
+        put(self, "ply", ply)
+        put(self, "winner", winner)
+
+    def __reduce__(self) -> tuple[type[GameState], tuple[object, ...]]:
+        """Pickle and copy by the public fields."""
+        return GameState, (
+            self.rules,
+            self.pegs,
+            self.hands,
+            self.draw_pile,
+            self.discard_pile,
+            self.turn,
+            self.dealer,
+            self.seed,
+            self.reshuffles,
+            self.ply,
+            self.winner,
+        )
 
     @property
     def players(self) -> int:
@@ -71,7 +197,7 @@ class GameState:
     @property
     def draw_pile_size(self) -> int:
         """Cards left in the draw pile (public; the order is not)."""
-        return len(self.draw_pile)
+        return len(self._deck) - self._drawn
 
     def hand(self, seat: int) -> tuple[Rank, ...]:
         """The cards ``seat`` holds."""
@@ -89,7 +215,7 @@ class GameState:
         )
         return (
             f"<GameState {self.rules.name} {self.players}p ply {self.ply}: {status}, "
-            f"draw {len(self.draw_pile)}, discard {len(self.discard_pile)}>"
+            f"draw {self.draw_pile_size}, discard {len(self.discard_pile)}>"
         )
 
     def __str__(self) -> str:
@@ -152,14 +278,13 @@ def deal(rules: Rules, players: int, dealer: int, deck: tuple[Rank, ...], seed: 
     for i in range(rules.hand_size * players):
         hands[order[i % players]] += (deck[i],)
     draw = deck[rules.hand_size * players :]
-    hands = [tuple(sorted(h)) for h in hands]
     if rules.draw_first:
-        first = order[0]
-        hands[first], draw, _, _ = draw_up(hands[first], rules.hand_size + 1, draw, (), seed, 0)
+        hands[order[0]] += draw[:1]
+        draw = draw[1:]
     return GameState(
         rules=rules,
         pegs=((START,) * PEGS_PER_SEAT,) * players,
-        hands=tuple(hands),
+        hands=tuple(tuple(sorted(h)) for h in hands),
         draw_pile=draw,
         discard_pile=(),
         turn=order[0],
@@ -175,28 +300,55 @@ def reshuffled(seed: int, number: int, cards: tuple[Rank, ...]) -> tuple[Rank, .
     return tuple(pile)
 
 
-def draw_up(
-    hand: tuple[Rank, ...],
+def next_state(
+    state: GameState,
+    pegs: tuple[tuple[Location, ...], ...],
+    hands: list[tuple[Rank, ...]],
+    card: Rank | None,
+    drawer: int | None,
     size: int,
-    draw: tuple[Rank, ...],
-    discard: tuple[Rank, ...],
-    seed: int,
-    reshuffles: int,
-) -> tuple[tuple[Rank, ...], tuple[Rank, ...], tuple[Rank, ...], int]:
-    """Draw into ``hand`` until it holds ``size`` cards (``turn.sequence``).
+    turn: int,
+    winner: int | None,
+) -> GameState:
+    """The state after a turn of ``state``, sharing its piles (for :mod:`pegs_rules.turn`).
 
-    When the draw pile is empty the whole discard pile is reshuffled into a
-    new one (``turn.reshuffle``); with both empty the hand stays short.
-    Returns the new hand, draw pile, discard pile and reshuffle count.
+    ``card``, if any, goes on the discard pile; then ``drawer``, if any, draws
+    until its hand (taken from ``hands``) holds ``size`` cards
+    (``turn.sequence``). When the draw pile is empty the whole discard pile
+    is reshuffled into a new one (``turn.reshuffle``); with both empty the
+    hand stays short. The pegs, turn and winner are as given, the ply one more.
     """
-    need = size - len(hand)
-    taken: list[Rank] = []
-    while need > 0 and (draw or discard):
-        if not draw:
-            draw, discard = reshuffled(seed, reshuffles, discard), ()
-            reshuffles += 1
-        chunk = draw[:need]
-        taken.extend(chunk)
-        draw = draw[len(chunk) :]
-        need -= len(chunk)
-    return tuple(sorted(hand + tuple(taken))), draw, discard, reshuffles
+    deck, drawn, discards = state._deck, state._drawn, state._discards
+    reshuffles = state.reshuffles
+    if card is not None:
+        discards = _Link(card, discards)
+    if drawer is not None and len(hands[drawer]) < size:
+        need = size - len(hands[drawer])
+        taken: list[Rank] = []
+        while need:
+            if drawn == len(deck):
+                pile = _cards_of(discards)
+                if not pile:
+                    break
+                deck, drawn, discards = reshuffled(state.seed, reshuffles, pile), 0, ()
+                reshuffles += 1
+            chunk = deck[drawn : drawn + need]
+            taken += chunk
+            drawn += len(chunk)
+            need -= len(chunk)
+        hands[drawer] = tuple(sorted(hands[drawer] + tuple(taken)))
+    new = object.__new__(GameState)
+    put = object.__setattr__  # GameState is frozen; this is how its __init__ fills it in
+    put(new, "rules", state.rules)
+    put(new, "pegs", pegs)
+    put(new, "hands", tuple(hands))
+    put(new, "_deck", deck)
+    put(new, "_drawn", drawn)
+    put(new, "_discards", discards)
+    put(new, "turn", turn)
+    put(new, "dealer", state.dealer)
+    put(new, "seed", state.seed)
+    put(new, "reshuffles", reshuffles)
+    put(new, "ply", state.ply + 1)
+    put(new, "winner", winner)
+    return new

@@ -12,15 +12,15 @@ draws as usual (``turn.pass``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
 from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.movegen import hand_plays, has_playable_card
-from pegs_rules.moves import Discard, Move, Pass, Play, Step
+from pegs_rules.moves import Discard, Move, Pass, Play
 from pegs_rules.reasons import same_split, why_illegal
-from pegs_rules.state import GameState, draw_up
+from pegs_rules.state import GameState, next_state
 
 
 def apply(state: GameState, move: Move) -> GameState:
@@ -60,7 +60,9 @@ def apply(state: GameState, move: Move) -> GameState:
     raise IllegalMoveError(rule, reason)
 
 
-def carry_out(state: GameState, card: Rank | None, effects: list[Step]) -> GameState:
+def carry_out(
+    state: GameState, card: Rank | None, effects: Sequence[tuple[int, int, int]]
+) -> GameState:
     """Discard ``card``, carry out ``effects``, check for the win, draw, pass the turn.
 
     Unchecked: ``effects`` must be the changes of a legal play of ``card`` (or
@@ -69,44 +71,25 @@ def carry_out(state: GameState, card: Rank | None, effects: list[Step]) -> GameS
     """
     seat = state.turn
     pegs = moved(state.pegs, effects) if effects else state.pegs
-    hand = list(state.hands[seat])
-    discard = state.discard_pile
-    if card is not None:
-        hand.remove(card)
-        discard = (*discard, card)
-    winner = None
-    team = team_of(seat)
-    if effects and all(
-        is_home(p) for s, locs in enumerate(pegs) if team_of(s) == team for p in locs
-    ):
-        winner = team  # game.end: nothing is drawn
     hands = list(state.hands)
-    hands[seat] = tuple(sorted(hand))
-    draw, reshuffles = state.draw_pile, state.reshuffles
-    following = (seat + 1) % len(state.pegs)
-    if winner is None:  # turn.sequence: arizona draws after playing, standard before
-        drawer = following if state.rules.draw_first else seat
-        target = state.rules.hand_size + state.rules.draw_first
-        hands[drawer], draw, discard, reshuffles = draw_up(
-            hands[drawer], target, draw, discard, state.seed, reshuffles
-        )
-    return GameState(
-        rules=state.rules,
-        pegs=pegs,
-        hands=tuple(hands),
-        draw_pile=draw,
-        discard_pile=discard,
-        turn=seat if winner is not None else following,
-        dealer=state.dealer,
-        seed=state.seed,
-        reshuffles=reshuffles,
-        ply=state.ply + 1,
-        winner=winner,
-    )
+    if card is not None:
+        hand = list(hands[seat])
+        hand.remove(card)
+        hands[seat] = tuple(sorted(hand))
+    team = team_of(seat)
+    if any(is_home(dst) for _, _, dst in effects) and all(
+        is_home(p) for s, locs in enumerate(pegs) if team_of(s) == team for p in locs
+    ):  # game.end: nothing is drawn
+        return next_state(state, pegs, hands, card, None, 0, seat, team)
+    following = (seat + 1) % len(pegs)
+    rules = state.rules  # turn.sequence: arizona draws after playing, standard before
+    drawer = following if rules.draw_first else seat
+    size = rules.hand_size + rules.draw_first
+    return next_state(state, pegs, hands, card, drawer, size, following, None)
 
 
 def moved(
-    pegs: tuple[tuple[Location, ...], ...], effects: Iterable[Step]
+    pegs: tuple[tuple[Location, ...], ...], effects: Iterable[tuple[int, int, int]]
 ) -> tuple[tuple[Location, ...], ...]:
     """``pegs`` with every step of ``effects`` carried out in order."""
     new = [list(locs) for locs in pegs]
