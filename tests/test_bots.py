@@ -25,15 +25,15 @@ from pegs_rules.bots import (
     GreedyBot,
     MctsBot,
     RandomBot,
-    _quick_plays,
     decide,
     evaluate,
     make_bot,
     peg_value,
     playout_turn,
 )
-from pegs_rules.movegen import hand_plays
-from pegs_rules.moves import Play
+from pegs_rules.movegen import hand_plays, movable_seats, work_board
+from pegs_rules.moves import Pass, Play, Step
+from pegs_rules.playout import _located, every_option, single_peg_options
 from pegs_rules.rules import ARIZONA, STANDARD, InSpotOccupied, Nine
 from pegs_rules.simulate import SimulationConfig, simulate
 
@@ -196,20 +196,35 @@ def played_states() -> list[GameState]:
     return _states(VARIANTS)[::7]
 
 
-def test_quick_plays_are_legal(played_states: list[GameState]) -> None:
+def test_playout_options_are_legal_plays(played_states: list[GameState]) -> None:
     for state in played_states:
-        if not state.hands[state.turn]:
+        hand = state.hands[state.turn]
+        if not hand:
             continue
         legal = {play: changes for plays in hand_plays(state).values() for play, changes in plays}
-        options, other, _ = _quick_plays(state)
-        for card, changes in options:
+        board = work_board(state.pegs, state.turn % 2, state.rules)
+        seats = movable_seats(state)
+        options, other, _ = single_peg_options(board, seats, hand)
+        singles = [(play, tuple(changes)) for play, changes in legal.items() if len(play.steps) == 1]
+        got = []
+        for card, codes in options:
             assert card is not None
-            play = Play(card, (changes[0],))
-            assert legal[play] == changes, (state, play)
+            changes = tuple(Step(*change) for change in _located(board, codes))
+            got.append((Play(card, changes[:1]), changes))
+        assert got == singles, state  # every one-peg play, in order, with its changes
         assert other == any(
             isinstance(m, Play) and m.card.symbol != "JK" and len(m.steps) == 1
             for m in legal_moves(state)
         )
+        everything = [  # a play by its card and first step; a discard by its card
+            (card, Step(*_located(board, codes)[0]) if codes else None)
+            for card, codes in every_option(board, seats, hand)
+        ]
+        assert everything == [
+            (m.card, m.steps[0] if isinstance(m, Play) else None)
+            for m in legal_moves(state)
+            if not isinstance(m, Pass)
+        ]
 
 
 def test_playout_turns_are_turns_of_the_game(played_states: list[GameState]) -> None:

@@ -64,25 +64,21 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Protocol
 
+from pegs_rules import playout
 from pegs_rules.board import START, Location, is_home, team_of
 from pegs_rules.cards import COME_OUT_RANKS, Rank
 from pegs_rules.errors import PegsError
-from pegs_rules.movegen import (
-    forward_steps,
-    hand_plays,
-    legal_moves,
-    single_peg_plays,
-    splits,
-)
-from pegs_rules.moves import Discard, Move, Pass, Play, Step
+from pegs_rules.movegen import forward_steps, hand_plays, legal_moves, splits
+from pegs_rules.moves import Discard, Move, Step
+from pegs_rules.paths import paths_for
 from pegs_rules.rules import Nine, Rules
 from pegs_rules.state import GameState, board_for
-from pegs_rules.turn import apply, carry_out, moved
+from pegs_rules.turn import apply, moved
 from pegs_rules.views import PlayerView, determinize, view
 
 __all__ = [
@@ -257,12 +253,12 @@ def _public_state(seen: PlayerView) -> GameState:
     )
 
 
-def _effects(state: GameState) -> dict[Move, list[Step]]:
+def _effects(state: GameState) -> dict[Move, Sequence[Step]]:
     """Each play of the seat to act with the peg changes it makes, knock-ons included."""
     return {play: changes for plays in hand_plays(state).values() for play, changes in plays}
 
 
-def _after(pegs: _Pegs, effects: Mapping[Move, list[Step]], move: Move) -> _Pegs:
+def _after(pegs: _Pegs, effects: Mapping[Move, Sequence[Step]], move: Move) -> _Pegs:
     changes = effects.get(move)
     return moved(pegs, changes) if changes else pegs
 
@@ -437,76 +433,23 @@ class _Sampler:
 # Playouts: a fast turn for the cheap policy
 # --------------------------------------------------------------------------
 
-_Option = tuple[Rank | None, list[Step]]
-"""A card to play (``None``: pass) and the peg changes it makes (none for a discard)."""
-
-
-def _quick_plays(state: GameState) -> tuple[list[_Option], bool, bool]:
-    """Plays of the seat to act without splits or swaps: the plays, whether a non-joker
-    plays, and whether a card that may split or swap is held.
-
-    Every play listed is legal (``legal_moves`` lists it too); only the plays
-    that move two pegs are left out, so when the hand has no other non-joker
-    play the caller must ask :func:`legal_moves`.
-    """
-    rules = state.rules
-    by_rank = single_peg_plays(state)
-    out: list[_Option] = [
-        (rank, changes) for rank, plays in by_rank.items() for _, changes in plays
-    ]
-    other = any(plays for rank, plays in by_rank.items() if rank is not Rank.JOKER)
-    may_pair = any(splits(r, rules) or (r is Rank.TWO and rules.two_swap) for r in by_rank)
-    return out, other, may_pair
-
-
-def _gain(changes: list[Step], team: int, values: tuple[dict[Location, float], ...]) -> float:
-    gain = 0.0
-    for seat, src, dst in changes:
-        delta = values[seat][dst] - values[seat][src]
-        gain += delta if seat & 1 == team else -delta
-    return gain
-
-
-def _policy(state: GameState, rng: random.Random, epsilon: float) -> _Option:
-    """Greedy-lite: the option whose peg changes gain most in :func:`peg_value` terms.
-
-    With chance ``epsilon`` a random option instead. Discards gain nothing.
-    """
-    hand = state.hands[state.turn]
-    if not hand:
-        return None, []
-    options, other, may_split = _quick_plays(state)
-    if not other and may_split:  # the hand may have nothing but splits: ask the generator
-        effects = _effects(state)
-        options = [
-            (move.card, effects[move]) if isinstance(move, Play) else (move.card, [])
-            for move in legal_moves(state)
-            if not isinstance(move, Pass)
-        ]
-    elif not other:
-        options += [(card, []) for card in sorted(set(hand))]
-    if len(options) == 1 or rng.random() < epsilon:
-        return rng.choice(options)
-    values = _values(state.players)
-    team = team_of(state.turn)
-    best: list[_Option] = []
-    best_gain = -math.inf
-    for option in options:
-        gain = _gain(option[1], team, values)
-        if gain > best_gain:
-            best, best_gain = [option], gain
-        elif gain == best_gain:
-            best.append(option)
-    return best[0] if len(best) == 1 else rng.choice(best)
-
 
 def playout_turn(state: GameState, rng: random.Random, epsilon: float = 0.1) -> GameState:
-    """One turn of a playout: the cheap policy's move, carried out as :func:`~pegs_rules.apply`
-    would, but without listing every legal move first (splits are tried only when nothing
-    else can be played). The result is what ``apply`` gives for the same move.
+    """One turn of a playout: the move gaining most peg value (:func:`peg_value`), knocks
+    included, or with chance ``epsilon`` a random one, carried out as :func:`~pegs_rules.apply`
+    would. Splits are tried only when nothing else can be played; no move is listed.
     """
-    card, changes = _policy(state, rng, epsilon)
-    return carry_out(state, card, changes)
+    return playout.playout_turn(state, rng, epsilon, _slot_values(len(state.pegs)))
+
+
+@lru_cache(maxsize=8)
+def _slot_values(players: int) -> list[list[float]]:
+    """:func:`peg_value` by seat and generator slot (see :mod:`pegs_rules.paths`)."""
+    paths = paths_for(players)
+    return [
+        [table[paths.location_of(slot)] for slot in range(paths.slots)]
+        for table in _values(players)
+    ]
 
 
 # --------------------------------------------------------------------------

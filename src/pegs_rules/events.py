@@ -33,6 +33,7 @@ seat 0 draws 9
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pegs_rules.board import START, Location, location_name
@@ -179,7 +180,7 @@ def apply_with_events(state: GameState, move: Move) -> tuple[GameState, tuple[Ev
     return after, tuple(events)
 
 
-def _listed(state: GameState, move: Play) -> tuple[Play, list[Step]]:
+def _listed(state: GameState, move: Play) -> tuple[Play, Sequence[Step]]:
     """The listed form of ``move`` (``card.seven.split.order``) and every change it makes."""
     for play, effects in hand_plays(state)[move.card]:
         if play == move:
@@ -190,7 +191,7 @@ def _listed(state: GameState, move: Play) -> tuple[Play, list[Step]]:
     return same
 
 
-def _peg_events(move: Play, effects: list[Step]) -> list[Event]:
+def _peg_events(move: Play, effects: Sequence[Step]) -> list[Event]:
     """Steps of the move are movements; every other change is a peg knocked away."""
     out: list[Event] = []
     steps = list(move.steps)

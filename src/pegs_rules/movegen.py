@@ -21,13 +21,17 @@ blocking test is one ``&``.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from contextlib import suppress
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
+from pegs_rules import plays
 from pegs_rules.board import HOME_HOLES, START, Board, Location, home, team_of
-from pegs_rules.cards import COME_OUT_RANKS, FACE_RANKS, Rank
-from pegs_rules.errors import PegsError
+from pegs_rules.cards import FACE_RANKS, Rank
+from pegs_rules.errors import PegsError, PositionError
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
+from pegs_rules.paths import Paths, paths_for
 from pegs_rules.rules import Control, InSpotOccupied, JokerSource, Nine, Rules
 from pegs_rules.state import GameState, board_for
 
@@ -341,277 +345,159 @@ def _team_seats(players: int, team: int) -> tuple[int, ...]:
     return tuple(s for s in range(players) if team_of(s) == team)
 
 
-Resolutions = dict[Play, list[Step]]
-"""Legal plays of one card with the changes each makes, landings included."""
-Plays = list[tuple[Play, list[Step]]]
-""":data:`Resolutions` in the documented order."""
+Plays = list[tuple[Play, tuple[Step, ...]]]
+"""Legal plays of one card in the documented order, each with the changes it makes, landings
+included, in the order they happen (the play's own steps when it knocks no peg away)."""
 
 
 def hand_plays(state: GameState) -> dict[Rank, Plays]:
     """Every legal play of each rank the seat to act holds, ignoring must-play.
 
-    The result is memoised and shared between calls: treat it as read-only.
+    The result is remembered for the last few positions (so that
+    :func:`~pegs_rules.apply` finds the plays :func:`legal_moves` found) and
+    shared between calls: treat it as read-only. Raises
+    :class:`~pegs_rules.errors.PositionError` for pegs off the board or a card
+    that is no card.
     """
     ranks = tuple(sorted(set(state.hands[state.turn])))
-    return _hand_plays(state.pegs, team_of(state.turn), movable_seats(state), ranks, state.rules)
+    seats = movable_seats(state)
+    rules = state.rules
+    key = (state.pegs, seats, ranks, id(rules))
+    found = _memo.get(key)
+    if found is None:
+        if not all(type(rank) is Rank for rank in ranks):
+            raise PositionError(f"hand {state.turn}: not a hand of cards: {ranks!r}")
+        found = rules, _hand_plays(state.pegs, seats, ranks, rules)
+        _memo.put(key, found)
+    return found[1]
+
+
+class _Memo:
+    """The plays of the last few positions, by pegs, movable seats, ranks held and rules.
+
+    The rules are keyed by identity and kept alive by the entry, so an id
+    never stands for two rules objects. A position whose pegs are not all
+    plain ints on the board is never remembered: :class:`~pegs_rules.plays.Board`
+    refuses it. Small: the garbage collector pays for every entry kept.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[object, tuple[Rules, dict[Rank, Plays]]] = OrderedDict()
+
+    def get(self, key: object) -> tuple[Rules, dict[Rank, Plays]] | None:
+        return self.entries.get(key)
+
+    def put(self, key: object, found: tuple[Rules, dict[Rank, Plays]]) -> None:
+        self.entries[key] = found
+        if len(self.entries) > self.size:
+            with suppress(KeyError):  # another thread got there first
+                self.entries.popitem(last=False)
+
+
+_memo = _Memo(16)
 
 
 def clear_memo() -> None:
-    """Forget the memoised moves of :func:`hand_plays` (for benchmarks and memory)."""
-    _hand_plays.cache_clear()
+    """Forget the remembered plays of :func:`hand_plays` (for benchmarks and memory)."""
+    _memo.entries.clear()
 
 
-def single_peg_plays(state: GameState) -> dict[Rank, Plays]:
-    """Like :func:`hand_plays` without the plays that move two pegs (splits and swaps).
-
-    Cheaper, and not memoised: for bots' playouts.
-    """
-    pegs = state.pegs
-    work = WorkBoard(tables(len(pegs)), pegs, team_of(state.turn), state.rules)
-    seats = movable_seats(state)
-    return {
-        rank: _card_plays(work, pegs, seats, rank, state.rules, pairs=False)
-        for rank in sorted(set(state.hands[state.turn]))
-    }
+_IN_SPOT = {
+    InSpotOccupied.CHAIN: plays.CHAIN,
+    InSpotOccupied.ILLEGAL: plays.ILLEGAL,
+    InSpotOccupied.TO_START: plays.TO_START,
+}
+_NINE = {
+    Nine.PLAIN: plays.PLAIN,
+    Nine.FORWARD_FORWARD: plays.FORWARD_FORWARD,
+    Nine.FORWARD_BACKWARD: plays.FORWARD_BACKWARD,
+}
 
 
-@lru_cache(maxsize=16)  # bridges legal_moves and apply; a big memo costs more in GC than it saves
+def work_board(pegs: tuple[tuple[Location, ...], ...], team: int, rules: Rules) -> plays.Board:
+    """A :class:`~pegs_rules.plays.Board` of ``pegs`` for ``team`` to move under ``rules``."""
+    return plays.Board(paths_for(len(pegs)), pegs, team, _switches(rules))
+
+
+def _switches(rules: Rules) -> plays.Switches:
+    """The generator's view of ``rules``, made once for each rules object in use."""
+    found = _SWITCHES.get(id(rules))
+    if found is not None:  # the entry keeps its rules alive, so no other object has its id
+        return found[1]
+    switches = plays.Switches(
+        rules.face_values,
+        _NINE[rules.nine],
+        rules.two_swap,
+        rules.joker_source is JokerSource.ANY,
+        rules.home_entry_compulsory,
+        rules.wait_on_in_spot,
+        _IN_SPOT[rules.in_spot_occupied],
+    )
+    if len(_SWITCHES) >= 32:
+        _SWITCHES.clear()
+    _SWITCHES[id(rules)] = rules, switches
+    return switches
+
+
+_SWITCHES: dict[int, tuple[Rules, plays.Switches]] = {}
+
+
 def _hand_plays(
     pegs: tuple[tuple[Location, ...], ...],
-    team: int,
     seats: tuple[int, ...],
     ranks: tuple[Rank, ...],
     rules: Rules,
 ) -> dict[Rank, Plays]:
-    work = WorkBoard(tables(len(pegs)), pegs, team, rules)
-    return {rank: _card_plays(work, pegs, seats, rank, rules) for rank in ranks}
-
-
-def _card_plays(
-    work: WorkBoard,
-    pegs: tuple[tuple[Location, ...], ...],
-    seats: tuple[int, ...],
-    rank: Rank,
-    rules: Rules,
-    pairs: bool = True,
-) -> Plays:
-    """Every legal play of ``rank`` moving ``seats``' pegs on ``work``'s board.
-
-    Without ``pairs``, the plays that move two pegs (splits and swaps) are left out.
-    """
-    t = work.t
-    out: Resolutions = {}
-
-    at = work.at
-
-    def tryout(seat: int, src: Location, dst: Location) -> None:
-        if dst > 1000 or dst not in at:  # nothing to knock off
-            step = Step(seat, src, dst)
-            out[Play(rank, (step,))] = [step]
-            return
-        changes = work.resolve(seat, src, dst)
-        if changes is not None:
-            out[Play(rank, (changes[0],))] = changes
-
-    if rank in COME_OUT_RANKS:  # card.come-out
-        for seat in seats:
-            if work.start[seat] and work.at.get(t.come_out[seat]) != seat:
-                tryout(seat, START, t.come_out[seat])
-    n = forward_steps(rank, rules)
-    if n:  # card.ace, card.number, card.face, card.seven, card.nine
-        for seat in seats:
-            for src in pegs[seat]:
-                if src != START:
-                    for dst in work.forward(seat, src, n):
-                        tryout(seat, src, dst)
-        if pairs and splits(rank, rules):
-            backward = rank is Rank.NINE and rules.nine is Nine.FORWARD_BACKWARD
-            _splits(work, pegs, seats, rank, n, out, backward)
-        if pairs and rank is Rank.TWO and rules.two_swap:  # variant.two-swap
-            for seat in seats:
-                for src in pegs[seat]:
-                    for dst, colour in sorted(at.items()):
-                        if 0 <= src < 1000 and colour != seat:
-                            swap = [Step(seat, src, dst), Step(colour, dst, src)]
-                            if colour in seats:  # both movable: one move, steps in order
-                                swap.sort()
-                            out[Play(rank, tuple(swap))] = swap
-    elif rank is Rank.EIGHT:  # card.eight
-        for seat in seats:
-            for src in pegs[seat]:
-                for dst in work.backward(seat, src, 8):
-                    tryout(seat, src, dst)
-    elif rank is Rank.JOKER:  # card.joker, card.joker.source
-        targets = sorted(at.items())
-        in_start = [(s, START) for s in seats if work.start[s]]
-        on_track = [(s, p) for s in seats for p in pegs[s] if 0 <= p < 1000]
-        if rules.joker_source is JokerSource.ANY:
-            sources = in_start + on_track
-        else:
-            sources = in_start or on_track
-        for seat, src in sources:
-            for dst, colour in targets:
-                if colour != seat:
-                    tryout(seat, src, dst)
-    return sorted(out.items(), key=lambda item: item[0].steps)
-
-
-_Part = tuple[Step, list[Step], int]
-"""A legal split part on the unchanged board: its step, its changes, the holes they touch."""
-
-
-def _splits(
-    work: WorkBoard,
-    pegs: tuple[tuple[Location, ...], ...],
-    seats: tuple[int, ...],
-    rank: Rank,
-    total: int,
-    out: Resolutions,
-    backward: bool,
-) -> None:
-    """``card.seven.split`` (and the 9): two distinct pegs, parts a + b = total, in order.
-
-    Both parts go forward, or (``variant.nine-split``, ``backward``) one
-    forward and the other backward like an 8. Each part is judged on the
-    board the previous part left. Most pairs of parts do not interact:
-    neither part touches a hole the other one reads (its own hole, its
-    paths, the team's in-spots). Such a pair gives the same result in both
-    orders; it is built from the single-part results on the unchanged board
-    and listed once, in the order that sorts first. Interacting pairs are
-    carried out in full, and an order that leaves the same position as the
-    other is dropped.
-    """
-    t = work.t
-    bit = t.bit
-    movers = []
-    for s in seats:
-        own = work.mask[s]
-        for p in pegs[s]:
-            if p == START or (p > 1000 and own & t.ahead[p] == t.ahead[p]):
-                continue  # in start, or packed at the back of home: no part can move it
-            movers.append((s, p))
-    spots = 0
-    for s, spot in enumerate(t.in_spot):
-        if team_of(s) == work.team:
-            spots |= bit[spot]
-
-    def table(forward: bool) -> tuple[list[list[int]], list[list[list[_Part]]]]:
-        """For each peg and count: the holes its part reads, and its legal parts."""
-        reads: list[list[int]] = []
-        parts: list[list[list[_Part]]] = []
-        for s, p in movers:
-            if forward:
-                reads.append([r | spots for r in t.reach[s][p][:total]])
-            elif p < 1000:
-                reads.append(
-                    [spots | bit[p]] + [spots | bit[p] | path[1] for path in t.back[p][1:total]]
-                )
+    board = work_board(pegs, team_of(seats[0]), rules)
+    made = _made(board.paths)
+    step = made.steps
+    key = board.key
+    result: dict[Rank, Plays] = {}
+    for rank in ranks:
+        singles = made.singles[rank]
+        found = []
+        for play_key, changes in sorted(plays.card_plays(board, seats, rank).items()):
+            first, second = divmod(play_key, key)
+            if second:
+                play = Play(rank, (step[first], step[second - 1]))
             else:
-                reads.append([0] * total)
-            by_count: list[list[_Part]] = [[]]
-            for n in range(1, total):
-                legal = []
-                for dst in work.forward(s, p, n) if forward else work.backward(s, p, n):
-                    changes = work.resolve(s, p, dst)
-                    if changes is not None:
-                        legal.append((changes[0], changes, _touched(bit, changes)))
-                by_count.append(legal)
-            parts.append(by_count)
-        return reads, parts
-
-    reads_f, parts_f = table(True)
-    reads_b, parts_b = table(False) if backward else (reads_f, parts_f)
-    seen: dict[tuple[int, ...], Play] = {}
-
-    def keep(key: tuple[int, ...], first_is_i: bool, play: Play, changes: list[Step]) -> None:
-        """Keep ``play`` unless the other order of the same parts leaves the same position.
-
-        The same parts: each peg moves the same count, into home or along the
-        track; ``key`` names the pegs and counts, and gets the routes and the
-        position after the move added.
-        """
-        home_first, home_second = (step.dst > 1000 for step in play.steps)
-        routes = (home_first, home_second) if first_is_i else (home_second, home_first)
-        key = (*key, *routes, *work.mask, *work.start)
-        other = seen.get(key)
-        if other is None or play.steps < other.steps:
-            if other is not None:
-                del out[other]
-            seen[key] = play
-            out[play] = changes
-
-    def both(
-        key: tuple[int, ...], first_is_i: bool, changes1: list[Step], changes2: list[Step]
-    ) -> None:
-        """Two parts whose second is unaffected by the first: carry both out and keep."""
-        work.perform(changes1)
-        work.perform(changes2)
-        play = Play(rank, (changes1[0], changes2[0]))
-        keep(key, first_is_i, play, changes1 + changes2)
-        work.undo(changes2)
-        work.undo(changes1)
-
-    def after(
-        key: tuple[int, ...], first_is_i: bool, changes1: list[Step], k: int, n: int, forward: bool
-    ) -> None:
-        """Carry out the first part, then try every ``n``-step part of peg ``k`` from where it is."""
-        work.perform(changes1)
-        seat, src = movers[k]
-        for moved in changes1[1:]:  # knocked away by the first part?
-            if moved.seat == seat and moved.src == src:
-                src = moved.dst
-        if src == START:  # knocked to its start (variant.in-spot-occupied): no part moves it
-            work.undo(changes1)
-            return
-        for dst in work.forward(seat, src, n) if forward else work.backward(seat, src, n):
-            more = work.move(seat, src, dst)
-            if more is not None:
-                play = Play(rank, (changes1[0], more[0]))
-                keep(key, first_is_i, play, changes1 + more)
-                work.undo(more)
-        work.undo(changes1)
-
-    count = len(movers)
-    for a in range(1, total):
-        b = total - a
-        for i in range(count):
-            parts_a = parts_f[i][a]
-            reads_a = reads_f[i][a]
-            for j in range(count) if backward else range(i + 1, count):
-                parts_b_ = parts_b[j][b]
-                if j == i or not (parts_a or parts_b_):
-                    continue  # the same peg, or neither part can go first
-                reads_b_ = reads_b[j][b]
-                key = (i, j, a)
-                for x, changes_x, touched_x in parts_a:  # peg i first
-                    if touched_x & reads_b_:
-                        after(key, True, changes_x, j, b, not backward)
-                        continue
-                    for y, changes_y, touched_y in parts_b_:
-                        if touched_y & reads_a:
-                            both(key, True, changes_x, changes_y)
-                        elif x < y:  # independent parts: one move, in the order that sorts first
-                            out[Play(rank, (x, y))] = changes_x + changes_y
-                        else:
-                            out[Play(rank, (y, x))] = changes_y + changes_x
-                for _, changes_y, touched_y in parts_b_:  # peg j first
-                    if touched_y & reads_a:
-                        after(key, False, changes_y, i, a, True)
-                        continue
-                    for _, changes_x, touched_x in parts_a:
-                        if touched_x & reads_b_:
-                            both(key, False, changes_y, changes_x)
+                play = singles.get(first) or singles.setdefault(first, Play(rank, (step[first],)))
+            steps = play.steps
+            effects = steps if len(changes) == len(steps) else tuple(step[c] for c in changes)
+            found.append((play, effects))
+        result[rank] = found
+    return result
 
 
-def _touched(bit: dict[Location, int], changes: list[Step]) -> int:
-    """The mask of every hole ``changes`` empties or fills."""
-    mask = 0
-    for _, src, dst in changes:
-        if src != START:
-            mask |= bit[src]
-        if dst != START:
-            mask |= bit[dst]
-    return mask
+class _Steps(dict[int, Step]):
+    """The public :class:`~pegs_rules.moves.Step` of each change code of one board size."""
+
+    def __init__(self, paths: Paths) -> None:
+        super().__init__()
+        self.paths = paths
+
+    def __missing__(self, code: int) -> Step:
+        slots = self.paths.slots
+        seat, rest = divmod(code, slots * slots)
+        src, dst = divmod(rest, slots)
+        step = self[code] = Step(seat, self.paths.location_of(src), self.paths.location_of(dst))
+        return step
+
+
+class _Made:
+    """Public objects made once for one board size and shared: the :class:`~pegs_rules.Step`
+    of each change code, and the one-step :class:`~pegs_rules.Play` of each card and change
+    (as many as the board's geometry allows; two-step plays are too many to keep)."""
+
+    def __init__(self, paths: Paths) -> None:
+        self.steps = _Steps(paths)
+        self.singles: dict[Rank, dict[int, Play]] = {rank: {} for rank in Rank}
+
+
+@cache
+def _made(paths: Paths) -> _Made:
+    return _Made(paths)
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -631,9 +517,9 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     moves: list[Move] = []
     must_play = False
     by_rank = hand_plays(state)
-    for rank, plays in by_rank.items():
-        moves.extend(play for play, _ in plays)
-        must_play = must_play or (bool(plays) and rank is not Rank.JOKER)
+    for rank, plays_ in by_rank.items():
+        moves.extend(play for play, _ in plays_)
+        must_play = must_play or (bool(plays_) and rank is not Rank.JOKER)
     if not must_play:
         moves.extend(Discard(r) for r in by_rank)
     return tuple(moves)
@@ -641,4 +527,4 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
 
 def has_playable_card(state: GameState) -> bool:
     """True if the seat to act holds a card other than a joker with a legal play."""
-    return any(plays for rank, plays in hand_plays(state).items() if rank is not Rank.JOKER)
+    return any(plays_ for rank, plays_ in hand_plays(state).items() if rank is not Rank.JOKER)

@@ -1,0 +1,126 @@
+"""Board geometry as integer tables, for the move generator in :mod:`pegs_rules.plays`.
+
+Implements the paths of ``move.forward``, ``move.home-entry``, ``move.in-home``
+and ``card.eight`` once per board size.
+
+Inside the generator a location is a *slot*, a small integer in the same
+order as locations: slot 0 is a start area, slot ``t + 1`` is track hole
+``t`` and slot ``L + k`` is home hole ``k`` of the peg's own colour (``L``
+being the track length). A set of holes is a bit mask with bit ``slot - 1``
+for each hole: the same bits for every colour on the track, each colour's own
+on its home lane.
+
+>>> paths = paths_for(4)
+>>> paths.slot_of(-1), paths.slot_of(0), paths.slot_of(71), paths.slot_of(1002)
+(0, 1, 72, 74)
+>>> paths.location_of(74)
+1002
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+SIDE_HOLES = 18
+IN_SPOT_OFFSET = 3
+COME_OUT_OFFSET = 8
+HOME_HOLES = 5
+MAX_STEPS = 13
+"""The longest forward move any card can make (face cards worth up to 13)."""
+_HOME_BASE = 1000
+
+
+class Paths:
+    """Every path on a board of ``players`` seats, by slot and count.
+
+    ``forward[seat][slot][n]`` is the pair of ``n``-step forward paths of a
+    peg of ``seat`` on ``slot`` as ``(track, track_mask, home, home_mask)``:
+    the destination along the track (0 for none: a peg in home has none) and
+    the mask of every hole passed or landed on to reach it, then the same for
+    the way into (or within) its home lane (0 when the count does not end
+    there). ``back[slot][n]`` is ``(destination, mask)`` of an ``n``-step
+    backward move of a track peg (``(0, 0)`` elsewhere). ``ahead[slot]`` is
+    the mask of the home holes beyond a home slot. ``band`` is the number of
+    bits a mask uses, and ``every_colour`` has bit ``seat * band`` set for
+    every seat: ``mask * every_colour`` repeats a mask once for each colour.
+    """
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.length = length = SIDE_HOLES * players
+        self.slots = length + HOME_HOLES + 1
+        self.bit = [0] + [1 << (slot - 1) for slot in range(1, self.slots)]
+        self.in_spot = [SIDE_HOLES * s + IN_SPOT_OFFSET + 1 for s in range(players)]
+        self.come_out = [SIDE_HOLES * s + COME_OUT_OFFSET + 1 for s in range(players)]
+        self.band = length + HOME_HOLES
+        self.every_colour = sum(1 << (seat * self.band) for seat in range(players))
+        self.ahead = [0] * self.slots
+        for k in range(1, HOME_HOLES + 1):
+            for beyond in range(k + 1, HOME_HOLES + 1):
+                self.ahead[length + k] |= self.bit[length + beyond]
+        self.forward = [self._forward(seat) for seat in range(players)]
+        self.back = [self._back(slot) for slot in range(self.slots)]
+
+    def slot_of(self, location: int) -> int:
+        """The slot of a location (see the module docstring)."""
+        if location > _HOME_BASE:
+            return location - _HOME_BASE + self.length
+        return location + 1
+
+    def location_of(self, slot: int) -> int:
+        """The location of a slot."""
+        if slot > self.length:
+            return slot - self.length + _HOME_BASE
+        return slot - 1
+
+    def is_home(self, slot: int) -> bool:
+        """True for a home slot."""
+        return slot > self.length
+
+    def _run(self, slots: list[int]) -> tuple[int, int]:
+        mask = 0
+        for slot in slots:
+            mask |= self.bit[slot]
+        return slots[-1], mask
+
+    def _forward(self, seat: int) -> list[list[tuple[int, int, int, int]]]:
+        length = self.length
+        spot = self.in_spot[seat] - 1
+        rows: list[list[tuple[int, int, int, int]]] = [[]]  # slot 0: a start area
+        for hole in range(length):
+            row = [(0, 0, 0, 0)]
+            to_spot = (spot - hole) % length
+            for n in range(1, MAX_STEPS + 1):
+                track = [(hole + i) % length + 1 for i in range(1, n + 1)]
+                dst, mask = self._run(track)
+                home_dst = home_mask = 0
+                if 1 <= n - to_spot <= HOME_HOLES:
+                    lane = [length + k for k in range(1, n - to_spot + 1)]
+                    home_dst, home_mask = self._run(track[:to_spot] + lane)
+                row.append((dst, mask, home_dst, home_mask))
+            rows.append(row)
+        for k in range(1, HOME_HOLES + 1):
+            row = [(0, 0, 0, 0)]
+            for n in range(1, MAX_STEPS + 1):
+                if k + n <= HOME_HOLES:
+                    home_dst, home_mask = self._run([length + j for j in range(k + 1, k + n + 1)])
+                    row.append((0, 0, home_dst, home_mask))
+                else:
+                    row.append((0, 0, 0, 0))
+            rows.append(row)
+        return rows
+
+    def _back(self, slot: int) -> list[tuple[int, int]]:
+        if not 1 <= slot <= self.length:
+            return [(0, 0)] * (MAX_STEPS + 1)
+        hole = slot - 1
+        row = [(0, 0)]
+        for n in range(1, MAX_STEPS + 1):
+            row.append(self._run([(hole - i) % self.length + 1 for i in range(1, n + 1)]))
+        return row
+
+
+@lru_cache(maxsize=8)
+def paths_for(players: int) -> Paths:
+    """The (shared) tables for a board of ``players`` seats."""
+    return Paths(players)

@@ -1,0 +1,121 @@
+"""Bots' playouts: one turn of a cheap policy, chosen and carried out in change codes.
+
+The search bot (:class:`~pegs_rules.bots.MctsBot`) plays many turns it never
+shows anyone. This module chooses them from the generator's integer results
+(:mod:`pegs_rules.plays`) and carries them out as :func:`~pegs_rules.apply`
+would, without making a :class:`~pegs_rules.Play` or a
+:class:`~pegs_rules.Step`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from pegs_rules.board import team_of
+from pegs_rules.cards import Rank
+from pegs_rules.movegen import movable_seats, work_board
+from pegs_rules.plays import TWO, Board, card_plays
+from pegs_rules.state import GameState
+from pegs_rules.turn import carry_out
+
+Option = tuple[Rank | None, list[int]]
+"""A card to play (``None``: pass) and the change codes it makes (none for a discard)."""
+
+
+def single_peg_options(
+    board: Board, seats: Sequence[int], hand: Sequence[Rank]
+) -> tuple[list[Option], bool, bool]:
+    """The plays of ``hand`` that move one peg, in :func:`~pegs_rules.legal_moves` order;
+    whether a card other than a joker has one; whether a card that may split or swap is held.
+
+    Every play listed is legal; only the plays that move two pegs are left
+    out, so when no card but a joker has a play here the hand may still have
+    splits or swaps.
+    """
+    switches = board.switches
+    options: list[Option] = []
+    other = may_pair = False
+    for rank in sorted(set(hand)):
+        found = card_plays(board, seats, rank, pairs=False)
+        options += [(rank, found[key]) for key in sorted(found)]
+        other = other or (bool(found) and rank is not Rank.JOKER)
+        may_pair = may_pair or switches.splits(rank) or (rank == TWO and switches.two_swap)
+    return options, other, may_pair
+
+
+def every_option(board: Board, seats: Sequence[int], hand: Sequence[Rank]) -> list[Option]:
+    """Every legal move of ``hand`` as an option, in :func:`~pegs_rules.legal_moves` order."""
+    options: list[Option] = []
+    must_play = False
+    ranks = sorted(set(hand))
+    for rank in ranks:
+        found = card_plays(board, seats, rank)
+        options += [(rank, found[key]) for key in sorted(found)]
+        must_play = must_play or (bool(found) and rank is not Rank.JOKER)
+    if not must_play:
+        options += [(rank, []) for rank in ranks]
+    return options
+
+
+def playout_turn(
+    state: GameState, rng: random.Random, epsilon: float, values: list[list[float]]
+) -> GameState:
+    """One turn of a playout: the option whose changes gain most in ``values``, carried out.
+
+    ``values[seat][slot]`` is what a peg of ``seat`` on ``slot`` is worth. The
+    options are the plays that move one peg, with the discards when no card
+    but a joker has one; every legal move when the hand may have nothing but
+    splits or swaps. With chance ``epsilon`` a random option instead; ties
+    at random. The result is what :func:`~pegs_rules.apply` gives for the same move.
+    """
+    seat = state.turn
+    hand = state.hands[seat]
+    if not hand:
+        return carry_out(state, None, ())
+    board = work_board(state.pegs, team_of(seat), state.rules)
+    seats = movable_seats(state)
+    options, other, may_pair = single_peg_options(board, seats, hand)
+    if not other and may_pair:  # the hand may have nothing but splits: ask for everything
+        options = every_option(board, seats, hand)
+    elif not other:
+        options += [(rank, []) for rank in sorted(set(hand))]
+    if len(options) == 1 or rng.random() < epsilon:
+        card, changes = rng.choice(options)
+    else:
+        card, changes = _best(options, board, seat & 1, values, rng)
+    return carry_out(state, card, _located(board, changes))
+
+
+def _best(
+    options: list[Option], board: Board, team: int, values: list[list[float]], rng: random.Random
+) -> Option:
+    """The option whose changes gain ``team`` most; ties at random."""
+    size = board.size
+    best: list[Option] = []
+    best_gain = -math.inf
+    for option in options:
+        gain = 0.0
+        for change in option[1]:
+            colour, rest = divmod(change, size * size)
+            src, dst = divmod(rest, size)
+            delta = values[colour][dst] - values[colour][src]
+            gain += delta if colour & 1 == team else -delta
+        if gain > best_gain:
+            best, best_gain = [option], gain
+        elif gain == best_gain:
+            best.append(option)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def _located(board: Board, changes: list[int]) -> list[tuple[int, int, int]]:
+    """``changes`` as ``(seat, from, to)`` locations."""
+    size = board.size
+    paths = board.paths
+    located = []
+    for change in changes:
+        seat, rest = divmod(change, size * size)
+        src, dst = divmod(rest, size)
+        located.append((seat, paths.location_of(src), paths.location_of(dst)))
+    return located
