@@ -186,6 +186,26 @@ def run(command: list[str], **kwargs: Any) -> None:
     subprocess.run(command, check=True, **kwargs)
 
 
+def copy_working_tree(where: Path) -> Path:
+    """A copy of the working tree's files (tracked or not, less what git ignores).
+
+    Building from a copy leaves the working tree as it was: the compiled
+    build writes its extension modules beside the sources it compiles.
+    """
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    ).stdout
+    for name in filter(None, listed.split("\0")):
+        if (ROOT / name).is_file():
+            (where / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, where / name)
+    return where
+
+
 def make_venv(where: Path, source: Path, compiled: bool) -> Path:
     """A new virtual environment at ``where`` with the project at ``source`` installed."""
     run([sys.executable, "-m", "venv", str(where)])
@@ -226,9 +246,10 @@ def compare(ref: str, compiled: bool, repeats: int, names: list[str]) -> None:
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
         sides = {"ref": make_venv(top / "venv-ref", source, compiled=False)}
-        sides["new"] = make_venv(top / "venv-new", ROOT, compiled=False)
+        tree = copy_working_tree(top / "new")
+        sides["new"] = make_venv(top / "venv-new", tree, compiled=False)
         if compiled:
-            sides["compiled"] = make_venv(top / "venv-compiled", ROOT, compiled=True)
+            sides["compiled"] = make_venv(top / "venv-compiled", tree, compiled=True)
         figures: dict[str, dict[str, list[float]]] = {n: {s: [] for s in sides} for n in names}
         units: dict[str, str] = {}
         for round_ in range(repeats):

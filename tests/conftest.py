@@ -3,12 +3,19 @@
 * ``default``: a quick local run.
 * ``ci``: the same budget, derandomized so that CI runs are reproducible.
 * ``thorough``: many more examples, for a long hunt (not for routine runs).
+
+With ``PEGS_RULES_EXPECT_COMPILED`` set (CI's run against the mypyc build),
+the session first checks that every module the build compiles is imported
+compiled.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -26,3 +33,17 @@ settings.register_profile(
     "thorough", max_examples=1000, deadline=None, suppress_health_check=_SLOW_OK
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not os.environ.get("PEGS_RULES_EXPECT_COMPILED"):
+        return
+    import tomllib  # Python 3.11+; only this CI step needs it
+
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    hook = project["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
+    for path in hook["include"]:
+        name = path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        module = importlib.import_module(name)
+        if not str(module.__file__).endswith((".so", ".pyd")):
+            raise pytest.UsageError(f"{name} is not compiled: {module.__file__}")

@@ -205,7 +205,9 @@ def test_playout_options_are_legal_plays(played_states: list[GameState]) -> None
         board = work_board(state.pegs, state.turn % 2, state.rules)
         seats = movable_seats(state)
         options, other, _ = single_peg_options(board, seats, hand)
-        singles = [(play, tuple(changes)) for play, changes in legal.items() if len(play.steps) == 1]
+        singles = [
+            (play, tuple(changes)) for play, changes in legal.items() if len(play.steps) == 1
+        ]
         got = []
         for card, codes in options:
             assert card is not None

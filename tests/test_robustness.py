@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from pegs_rules import (
     Pass,
     PegsError,
     Play,
+    PositionError,
     Rank,
     Step,
     apply,
@@ -79,6 +81,23 @@ def test_not_a_state_is_a_library_error() -> None:
         legal_moves("state")  # type: ignore[arg-type]
     with pytest.raises(PegsError):
         apply(None, Discard(Rank.ACE))  # type: ignore[arg-type]
+
+
+def test_a_peg_location_that_is_no_int_is_refused_and_never_remembered() -> None:
+    """A bool is no location: the invalid state is refused, and the valid state with the
+    same (equal) position that follows gets its own moves, not ones that print ``True``.
+    From hole 1 a 5 goes on to 6, or 2 holes to the in-spot and 3 into home (``move.home-entry``)."""
+    state = parse_position("pegs 0: 1\nhand 0: 5")
+    bad = dataclasses.replace(state, pegs=((-1, -1, -1, -1, True), *state.pegs[1:]))
+    with pytest.raises(PositionError):
+        legal_moves(bad)
+    assert [str(move) for move in legal_moves(state)] == ["5 0:1-6", "5 0:1-h3"]
+    off_board = dataclasses.replace(state, pegs=((-1, -1, -1, -1, 500), *state.pegs[1:]))
+    with pytest.raises(PositionError):
+        legal_moves(off_board)
+    not_cards = dataclasses.replace(state, hands=((5,), *state.hands[1:]))  # type: ignore[arg-type]
+    with pytest.raises(PositionError):
+        legal_moves(not_cards)
 
 
 def test_every_reason_names_a_known_ruling() -> None:

@@ -77,8 +77,9 @@ from pegs_rules.movegen import forward_steps, hand_plays, legal_moves, splits
 from pegs_rules.moves import Discard, Move, Step
 from pegs_rules.paths import paths_for
 from pegs_rules.rules import Nine, Rules
+from pegs_rules.sequence import moved
 from pegs_rules.state import GameState, board_for
-from pegs_rules.turn import apply, moved
+from pegs_rules.turn import apply
 from pegs_rules.views import PlayerView, determinize, view
 
 __all__ = [
@@ -386,11 +387,8 @@ class MctsBot:
 
     def _playout(self, state: GameState, team: int) -> float:
         """Play ``depth`` turns with the cheap policy; the win chance of ``team`` afterwards."""
-        rng = self.rng
-        for _ in range(self.depth):
-            if state.winner is not None:
-                break
-            state = playout_turn(state, rng, self.epsilon)
+        values = _slot_values(len(state.pegs))
+        state = playout.playout(state, self.rng, self.epsilon, values, self.depth)
         if state.winner is not None:
             return 1.0 if state.winner == team else 0.0
         score = evaluate(state.pegs, team, state.rules)

@@ -40,7 +40,8 @@ class Paths:
     the way into (or within) its home lane (0 when the count does not end
     there). ``back[slot][n]`` is ``(destination, mask)`` of an ``n``-step
     backward move of a track peg (``(0, 0)`` elsewhere). ``ahead[slot]`` is
-    the mask of the home holes beyond a home slot. ``band`` is the number of
+    the mask of the home holes beyond a home slot; ``slot`` maps each
+    location of the board to its slot. ``band`` is the number of
     bits a mask uses, and ``every_colour`` has bit ``seat * band`` set for
     every seat: ``mask * every_colour`` repeats a mask once for each colour.
     """
@@ -50,6 +51,7 @@ class Paths:
         self.length = length = SIDE_HOLES * players
         self.slots = length + HOME_HOLES + 1
         self.bit = [0] + [1 << (slot - 1) for slot in range(1, self.slots)]
+        self.slot = {self.location_of(slot): slot for slot in range(self.slots)}
         self.in_spot = [SIDE_HOLES * s + IN_SPOT_OFFSET + 1 for s in range(players)]
         self.come_out = [SIDE_HOLES * s + COME_OUT_OFFSET + 1 for s in range(players)]
         self.band = length + HOME_HOLES

@@ -17,8 +17,8 @@ from pegs_rules.board import team_of
 from pegs_rules.cards import Rank
 from pegs_rules.movegen import movable_seats, work_board
 from pegs_rules.plays import TWO, Board, card_plays
+from pegs_rules.sequence import carry_out
 from pegs_rules.state import GameState
-from pegs_rules.turn import carry_out
 
 Option = tuple[Rank | None, list[int]]
 """A card to play (``None``: pass) and the change codes it makes (none for a discard)."""
@@ -59,6 +59,22 @@ def every_option(board: Board, seats: Sequence[int], hand: Sequence[Rank]) -> li
     return options
 
 
+def playout(
+    state: GameState, rng: random.Random, epsilon: float, values: list[list[float]], turns: int
+) -> GameState:
+    """Play ``turns`` turns (fewer if the game ends) with the cheap policy of :func:`playout_turn`."""
+    if state.winner is not None or not turns:
+        return state
+    board = work_board(state.pegs, team_of(state.turn), state.rules)
+    for _ in range(turns):
+        state, changes = _turn(state, board, rng, epsilon, values)
+        if state.winner is not None:
+            break
+        board.move(changes)
+        board.team = state.turn & 1
+    return state
+
+
 def playout_turn(
     state: GameState, rng: random.Random, epsilon: float, values: list[list[float]]
 ) -> GameState:
@@ -70,11 +86,23 @@ def playout_turn(
     splits or swaps. With chance ``epsilon`` a random option instead; ties
     at random. The result is what :func:`~pegs_rules.apply` gives for the same move.
     """
+    board = work_board(state.pegs, team_of(state.turn), state.rules)
+    return _turn(state, board, rng, epsilon, values)[0]
+
+
+def _turn(
+    state: GameState,
+    board: Board,
+    rng: random.Random,
+    epsilon: float,
+    values: list[list[float]],
+) -> tuple[GameState, list[int]]:
+    """:func:`playout_turn` on ``board`` (the pegs of ``state``): the state after, and the
+    changes made."""
     seat = state.turn
     hand = state.hands[seat]
     if not hand:
-        return carry_out(state, None, ())
-    board = work_board(state.pegs, team_of(seat), state.rules)
+        return carry_out(state, None, ()), []
     seats = movable_seats(state)
     options, other, may_pair = single_peg_options(board, seats, hand)
     if not other and may_pair:  # the hand may have nothing but splits: ask for everything
@@ -85,7 +113,7 @@ def playout_turn(
         card, changes = rng.choice(options)
     else:
         card, changes = _best(options, board, seat & 1, values, rng)
-    return carry_out(state, card, _located(board, changes))
+    return carry_out(state, card, _located(board, changes)), changes
 
 
 def _best(
@@ -98,8 +126,9 @@ def _best(
     for option in options:
         gain = 0.0
         for change in option[1]:
-            colour, rest = divmod(change, size * size)
-            src, dst = divmod(rest, size)
+            colour = change // (size * size)
+            src = change // size % size
+            dst = change % size
             delta = values[colour][dst] - values[colour][src]
             gain += delta if colour & 1 == team else -delta
         if gain > best_gain:
@@ -115,7 +144,8 @@ def _located(board: Board, changes: list[int]) -> list[tuple[int, int, int]]:
     paths = board.paths
     located = []
     for change in changes:
-        seat, rest = divmod(change, size * size)
-        src, dst = divmod(rest, size)
+        seat = change // (size * size)
+        src = change // size % size
+        dst = change % size
         located.append((seat, paths.location_of(src), paths.location_of(dst)))
     return located

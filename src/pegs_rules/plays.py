@@ -16,6 +16,7 @@ change code), so that keys sort as the plays do in ``legal_moves``.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 
 from pegs_rules.errors import PositionError
@@ -76,7 +77,8 @@ class Board:
     ``pegs[seat]`` lists the slots of a colour's pegs in order (slot 0 for a
     peg in its start area), ``mask[seat]`` the holes they hold, ``at[slot]``
     the colour on each track hole (-1: empty) and ``start[seat]`` how many
-    are in the start area. ``pegs`` is not kept up to date by :meth:`perform`.
+    are in the start area. ``pegs`` is kept up to date by :meth:`move`, not
+    by :meth:`perform`.
     """
 
     def __init__(
@@ -99,20 +101,20 @@ class Board:
         self.mask: list[int] = []
         self.start: list[int] = []
         length = paths.length
+        slot_of = paths.slot
+        bit = paths.bit
+        at = self.at
         for seat, locations in enumerate(pegs):
             slots = []
             mask = 0
             for location in locations:
-                if type(location) is not int or not (
-                    -1 <= location < length or 1000 < location <= 1005
-                ):
+                slot = slot_of.get(location, -1) if type(location) is int else -1
+                if slot < 0:
                     raise PositionError(f"pegs {seat}: no location {location!r} on this board")
-                slot = location + 1 if location < 1000 else location - 1000 + length
                 slots.append(slot)
-                if slot:
-                    mask |= paths.bit[slot]
-                    if slot <= length:
-                        self.at[slot] = seat
+                mask |= bit[slot]
+                if 0 < slot <= length:
+                    at[slot] = seat
             self.pegs.append(slots)
             self.mask.append(mask)
             self.start.append(slots.count(0))
@@ -170,8 +172,9 @@ class Board:
         at = self.at
         mask = self.mask
         for change in changes:
-            seat, rest = divmod(change, size * size)
-            src, dst = divmod(rest, size)
+            seat = change // (size * size)
+            src = change // size % size
+            dst = change % size
             if src:
                 mask[seat] ^= bit[src]
                 if src <= length and at[src] == seat:
@@ -185,6 +188,18 @@ class Board:
             else:
                 self.start[seat] += 1
 
+    def move(self, changes: list[int]) -> None:
+        """Carry out ``changes`` for good: :meth:`perform`, and ``pegs`` kept up to date."""
+        self.perform(changes)
+        size = self.size
+        for change in changes:
+            seat = change // (size * size)
+            src = change // size % size
+            dst = change % size
+            slots = self.pegs[seat]
+            slots.remove(src)
+            insort(slots, dst)
+
     def undo(self, changes: list[int]) -> None:
         """Reverse :meth:`perform`."""
         size = self.size
@@ -193,8 +208,9 @@ class Board:
         at = self.at
         mask = self.mask
         for change in reversed(changes):
-            seat, rest = divmod(change, size * size)
-            src, dst = divmod(rest, size)
+            seat = change // (size * size)
+            src = change // size % size
+            dst = change % size
             if dst:
                 mask[seat] ^= bit[dst]
                 if dst <= length and at[dst] == seat:
@@ -537,7 +553,8 @@ def _touched(board: Board, changes: list[int]) -> int:
     paths = board.paths
     mask = 0
     for change in changes:
-        seat, rest = divmod(change, size * size)
-        src, dst = divmod(rest, size)
+        seat = change // (size * size)
+        src = change // size % size
+        dst = change % size
         mask |= (paths.bit[src] | paths.bit[dst]) << (seat * paths.band)
     return mask

@@ -23,19 +23,11 @@ from dataclasses import dataclass
 from pegs_rules.board import START, Location, is_home, is_track, location_name, team_of
 from pegs_rules.cards import COME_OUT_RANKS, Rank
 from pegs_rules.errors import PegsError
-from pegs_rules.movegen import (
-    Tables,
-    WorkBoard,
-    forward_steps,
-    hand_plays,
-    legal_moves,
-    movable_seats,
-    splits,
-    tables,
-)
+from pegs_rules.movegen import forward_steps, hand_plays, legal_moves, movable_seats, splits
 from pegs_rules.moves import Discard, Pass, Play, Step
 from pegs_rules.rules import InSpotOccupied, JokerSource, Nine
 from pegs_rules.state import GameState
+from pegs_rules.workboard import Tables, WorkBoard, tables
 
 _CARD_RULE = {Rank.ACE: "card.ace", Rank.SEVEN: "card.seven", Rank.EIGHT: "card.eight"}
 _CARD_RULE |= {Rank.NINE: "card.nine", Rank.JOKER: "card.joker"}

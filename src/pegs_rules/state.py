@@ -23,17 +23,20 @@ def board_for(players: int) -> Board:
     return Board(players)
 
 
-class _Link:
-    """One card laid on a discard pile, and the pile it was laid on: piles share their past."""
+class Link:
+    """One card laid on a discard pile, and the pile it was laid on: piles share their past.
+
+    (How :class:`GameState` stores its discard pile; see :func:`cards_of`.)
+    """
 
     __slots__ = ("card", "earlier")
 
-    def __init__(self, card: Rank, earlier: _Discards) -> None:
+    def __init__(self, card: Rank, earlier: Discards) -> None:
         self.card = card
         self.earlier = earlier
 
 
-_Discards = tuple[Rank, ...] | _Link
+Discards = tuple[Rank, ...] | Link
 """A discard pile: a plain tuple, or cards laid on one link by link."""
 
 
@@ -58,15 +61,16 @@ class _DiscardPile:
     def __get__(self, state: GameState | None, owner: type[GameState]) -> tuple[Rank, ...]:
         if state is None:
             raise AttributeError("discard_pile")  # the field has no default
-        return _cards_of(state._discards)
+        return cards_of(state._discards)
 
     def __set__(self, state: GameState, cards: tuple[Rank, ...]) -> None:
         object.__setattr__(state, "_discards", cards)
 
 
-def _cards_of(pile: _Discards) -> tuple[Rank, ...]:
+def cards_of(pile: Discards) -> tuple[Rank, ...]:
+    """The cards of a stored discard pile, the oldest first."""
     laid = []
-    while isinstance(pile, _Link):
+    while isinstance(pile, Link):
         laid.append(pile.card)
         pile = pile.earlier
     return pile + tuple(reversed(laid)) if laid else pile
@@ -149,7 +153,7 @@ class GameState:
     ) -> None:
         self._deck: tuple[Rank, ...]
         self._drawn: int
-        self._discards: _Discards
+        self._discards: Discards
         put = object.__setattr__  # the class is frozen
         put(self, "rules", rules)
         put(self, "pegs", pegs)
@@ -298,57 +302,3 @@ def reshuffled(seed: int, number: int, cards: tuple[Rank, ...]) -> tuple[Rank, .
     pile = list(cards)
     random.Random(f"pegs-rules/{seed}/reshuffle/{number}").shuffle(pile)
     return tuple(pile)
-
-
-def next_state(
-    state: GameState,
-    pegs: tuple[tuple[Location, ...], ...],
-    hands: list[tuple[Rank, ...]],
-    card: Rank | None,
-    drawer: int | None,
-    size: int,
-    turn: int,
-    winner: int | None,
-) -> GameState:
-    """The state after a turn of ``state``, sharing its piles (for :mod:`pegs_rules.turn`).
-
-    ``card``, if any, goes on the discard pile; then ``drawer``, if any, draws
-    until its hand (taken from ``hands``) holds ``size`` cards
-    (``turn.sequence``). When the draw pile is empty the whole discard pile
-    is reshuffled into a new one (``turn.reshuffle``); with both empty the
-    hand stays short. The pegs, turn and winner are as given, the ply one more.
-    """
-    deck, drawn, discards = state._deck, state._drawn, state._discards
-    reshuffles = state.reshuffles
-    if card is not None:
-        discards = _Link(card, discards)
-    if drawer is not None and len(hands[drawer]) < size:
-        need = size - len(hands[drawer])
-        taken: list[Rank] = []
-        while need:
-            if drawn == len(deck):
-                pile = _cards_of(discards)
-                if not pile:
-                    break
-                deck, drawn, discards = reshuffled(state.seed, reshuffles, pile), 0, ()
-                reshuffles += 1
-            chunk = deck[drawn : drawn + need]
-            taken += chunk
-            drawn += len(chunk)
-            need -= len(chunk)
-        hands[drawer] = tuple(sorted(hands[drawer] + tuple(taken)))
-    new = object.__new__(GameState)
-    put = object.__setattr__  # GameState is frozen; this is how its __init__ fills it in
-    put(new, "rules", state.rules)
-    put(new, "pegs", pegs)
-    put(new, "hands", tuple(hands))
-    put(new, "_deck", deck)
-    put(new, "_drawn", drawn)
-    put(new, "_discards", discards)
-    put(new, "turn", turn)
-    put(new, "dealer", state.dealer)
-    put(new, "seed", state.seed)
-    put(new, "reshuffles", reshuffles)
-    put(new, "ply", state.ply + 1)
-    put(new, "winner", winner)
-    return new

@@ -12,15 +12,13 @@ draws as usual (``turn.pass``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
-from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
 from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.movegen import hand_plays, has_playable_card
 from pegs_rules.moves import Discard, Move, Pass, Play
 from pegs_rules.reasons import same_split, why_illegal
-from pegs_rules.state import GameState, next_state
+from pegs_rules.sequence import carry_out
+from pegs_rules.state import GameState
 
 
 def apply(state: GameState, move: Move) -> GameState:
@@ -58,45 +56,3 @@ def apply(state: GameState, move: Move) -> GameState:
             return carry_out(state, None, [])
     rule, reason = why_illegal(state, move)
     raise IllegalMoveError(rule, reason)
-
-
-def carry_out(
-    state: GameState, card: Rank | None, effects: Sequence[tuple[int, int, int]]
-) -> GameState:
-    """Discard ``card``, carry out ``effects``, check for the win, draw, pass the turn.
-
-    Unchecked: ``effects`` must be the changes of a legal play of ``card`` (or
-    empty for a discard or, with ``card`` ``None``, a pass). :func:`apply` is
-    the checked way in; bots' playouts use this one.
-    """
-    seat = state.turn
-    pegs = moved(state.pegs, effects) if effects else state.pegs
-    hands = list(state.hands)
-    if card is not None:
-        hand = list(hands[seat])
-        hand.remove(card)
-        hands[seat] = tuple(sorted(hand))
-    team = team_of(seat)
-    if any(is_home(dst) for _, _, dst in effects) and all(
-        is_home(p) for s, locs in enumerate(pegs) if team_of(s) == team for p in locs
-    ):  # game.end: nothing is drawn
-        return next_state(state, pegs, hands, card, None, 0, seat, team)
-    following = (seat + 1) % len(pegs)
-    rules = state.rules  # turn.sequence: arizona draws after playing, standard before
-    drawer = following if rules.draw_first else seat
-    size = rules.hand_size + rules.draw_first
-    return next_state(state, pegs, hands, card, drawer, size, following, None)
-
-
-def moved(
-    pegs: tuple[tuple[Location, ...], ...], effects: Iterable[tuple[int, int, int]]
-) -> tuple[tuple[Location, ...], ...]:
-    """``pegs`` with every step of ``effects`` carried out in order."""
-    new = [list(locs) for locs in pegs]
-    changed = set()
-    for seat, src, dst in effects:
-        locs = new[seat]
-        locs.remove(src)
-        locs.append(dst)
-        changed.add(seat)
-    return tuple(tuple(sorted(locs)) if s in changed else pegs[s] for s, locs in enumerate(new))

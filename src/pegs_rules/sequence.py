@@ -1,0 +1,109 @@
+"""The turn sequence carried out: the card played, the pegs moved, the draw, the next seat.
+
+Implements ``turn.sequence``, ``turn.reshuffle`` and ``game.end`` for a move
+already known to be legal: :func:`pegs_rules.apply` checks a move and calls
+:func:`carry_out`; bots' playouts call it directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pegs_rules.board import Location, is_home, team_of
+from pegs_rules.cards import Rank
+from pegs_rules.state import GameState, Link, cards_of, reshuffled
+
+
+def carry_out(
+    state: GameState, card: Rank | None, effects: Sequence[tuple[int, int, int]]
+) -> GameState:
+    """Discard ``card``, carry out ``effects``, check for the win, draw, pass the turn.
+
+    Unchecked: ``effects`` must be the changes of a legal play of ``card`` (or
+    empty for a discard or, with ``card`` ``None``, a pass). :func:`apply` is
+    the checked way in; bots' playouts use this one.
+    """
+    seat = state.turn
+    pegs = moved(state.pegs, effects) if effects else state.pegs
+    hands = list(state.hands)
+    if card is not None:
+        hand = list(hands[seat])
+        hand.remove(card)
+        hands[seat] = tuple(sorted(hand))
+    team = team_of(seat)
+    if any(is_home(dst) for _, _, dst in effects) and all(
+        is_home(p) for s, locs in enumerate(pegs) if team_of(s) == team for p in locs
+    ):  # game.end: nothing is drawn
+        return next_state(state, pegs, hands, card, None, 0, seat, team)
+    following = (seat + 1) % len(pegs)
+    rules = state.rules  # turn.sequence: arizona draws after playing, standard before
+    drawer = following if rules.draw_first else seat
+    size = rules.hand_size + rules.draw_first
+    return next_state(state, pegs, hands, card, drawer, size, following, None)
+
+
+def moved(
+    pegs: tuple[tuple[Location, ...], ...], effects: Iterable[tuple[int, int, int]]
+) -> tuple[tuple[Location, ...], ...]:
+    """``pegs`` with every step of ``effects`` carried out in order."""
+    new = list(pegs)
+    for seat, src, dst in effects:
+        locs = list(new[seat])
+        locs.remove(src)
+        locs.append(dst)
+        new[seat] = tuple(sorted(locs))
+    return tuple(new)
+
+
+def next_state(
+    state: GameState,
+    pegs: tuple[tuple[Location, ...], ...],
+    hands: list[tuple[Rank, ...]],
+    card: Rank | None,
+    drawer: int | None,
+    size: int,
+    turn: int,
+    winner: int | None,
+) -> GameState:
+    """The state after a turn of ``state``, sharing its piles (for :mod:`pegs_rules.turn`).
+
+    ``card``, if any, goes on the discard pile; then ``drawer``, if any, draws
+    until its hand (taken from ``hands``) holds ``size`` cards
+    (``turn.sequence``). When the draw pile is empty the whole discard pile
+    is reshuffled into a new one (``turn.reshuffle``); with both empty the
+    hand stays short. The pegs, turn and winner are as given, the ply one more.
+    """
+    deck, drawn, discards = state._deck, state._drawn, state._discards
+    reshuffles = state.reshuffles
+    if card is not None:
+        discards = Link(card, discards)
+    if drawer is not None and len(hands[drawer]) < size:
+        need = size - len(hands[drawer])
+        taken: list[Rank] = []
+        while need:
+            if drawn == len(deck):
+                pile = cards_of(discards)
+                if not pile:
+                    break
+                deck, drawn, discards = reshuffled(state.seed, reshuffles, pile), 0, ()
+                reshuffles += 1
+            chunk = deck[drawn : drawn + need]
+            taken += chunk
+            drawn += len(chunk)
+            need -= len(chunk)
+        hands[drawer] = tuple(sorted(hands[drawer] + tuple(taken)))
+    new = object.__new__(GameState)
+    put = object.__setattr__  # GameState is frozen; this is how its __init__ fills it in
+    put(new, "rules", state.rules)
+    put(new, "pegs", pegs)
+    put(new, "hands", tuple(hands))
+    put(new, "_deck", deck)
+    put(new, "_drawn", drawn)
+    put(new, "_discards", discards)
+    put(new, "turn", turn)
+    put(new, "dealer", state.dealer)
+    put(new, "seed", state.seed)
+    put(new, "reshuffles", reshuffles)
+    put(new, "ply", state.ply + 1)
+    put(new, "winner", winner)
+    return new
