@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pegs_rules.board import START, Location, is_home, is_track, location_name, team_of
@@ -149,7 +150,7 @@ def _carry_out_parts(
     return None
 
 
-def same_split(state: GameState, move: object) -> tuple[Play, list[Step]] | None:
+def same_split(state: GameState, move: object) -> tuple[Play, Sequence[Step]] | None:
     """``card.seven.split.order``: the listed split that ``move`` makes in its other order.
 
     A split whose two orders leave the same position is one move, listed

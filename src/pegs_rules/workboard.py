@@ -12,6 +12,7 @@ test is one ``&``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -192,7 +193,7 @@ class WorkBoard:
             self.perform(changes)
         return changes
 
-    def perform(self, changes: list[Step]) -> None:
+    def perform(self, changes: Sequence[Step]) -> None:
         """Carry out ``changes`` in order."""
         bit = self.t.bit
         at = self.at
@@ -211,7 +212,7 @@ class WorkBoard:
                 if dst < 1000:
                     at[dst] = seat
 
-    def undo(self, changes: list[Step]) -> None:
+    def undo(self, changes: Sequence[Step]) -> None:
         """Reverse :meth:`perform`."""
         bit = self.t.bit
         at = self.at
