@@ -25,10 +25,11 @@ Option = tuple[Rank | None, list[int]]
 
 
 def single_peg_options(
-    board: Board, seats: Sequence[int], hand: Sequence[Rank]
+    board: Board, seats: Sequence[int], ranks: Sequence[Rank]
 ) -> tuple[list[Option], bool, bool]:
-    """The plays of ``hand`` that move one peg, in :func:`~pegs_rules.legal_moves` order;
-    whether a card other than a joker has one; whether a card that may split or swap is held.
+    """The plays of ``ranks`` (in order) that move one peg, in :func:`~pegs_rules.legal_moves`
+    order; whether a card other than a joker has one; whether a card that may split or swap is
+    held.
 
     Every play listed is legal; only the plays that move two pegs are left
     out, so when no card but a joker has a play here the hand may still have
@@ -37,7 +38,7 @@ def single_peg_options(
     switches = board.switches
     options: list[Option] = []
     other = may_pair = False
-    for rank in sorted(set(hand)):
+    for rank in ranks:
         found = card_plays(board, seats, rank, pairs=False)
         options += [(rank, found[key]) for key in sorted(found)]
         other = other or (bool(found) and rank is not Rank.JOKER)
@@ -45,11 +46,11 @@ def single_peg_options(
     return options, other, may_pair
 
 
-def every_option(board: Board, seats: Sequence[int], hand: Sequence[Rank]) -> list[Option]:
-    """Every legal move of ``hand`` as an option, in :func:`~pegs_rules.legal_moves` order."""
+def every_option(board: Board, seats: Sequence[int], ranks: Sequence[Rank]) -> list[Option]:
+    """Every legal move of ``ranks`` (in order) as an option, in :func:`~pegs_rules.legal_moves`
+    order."""
     options: list[Option] = []
     must_play = False
-    ranks = sorted(set(hand))
     for rank in ranks:
         found = card_plays(board, seats, rank)
         options += [(rank, found[key]) for key in sorted(found)]
@@ -104,11 +105,12 @@ def _turn(
     if not hand:
         return carry_out(state, None, ()), []
     seats = movable_seats(state)
-    options, other, may_pair = single_peg_options(board, seats, hand)
+    ranks = sorted(set(hand))
+    options, other, may_pair = single_peg_options(board, seats, ranks)
     if not other and may_pair:  # the hand may have nothing but splits: ask for everything
-        options = every_option(board, seats, hand)
+        options = every_option(board, seats, ranks)
     elif not other:
-        options += [(rank, []) for rank in sorted(set(hand))]
+        options += [(rank, []) for rank in ranks]
     if len(options) == 1 or rng.random() < epsilon:
         card, changes = rng.choice(options)
     else:
