@@ -11,7 +11,7 @@ for each hole: the same bits for every colour on the track, each colour's own
 on its home lane.
 
 >>> paths = paths_for(4)
->>> paths.slot_of(-1), paths.slot_of(0), paths.slot_of(71), paths.slot_of(1002)
+>>> paths.slot[-1], paths.slot[0], paths.slot[71], paths.slot[1002]
 (0, 1, 72, 74)
 >>> paths.location_of(74)
 1002
@@ -63,21 +63,11 @@ class Paths:
         self.forward = [self._forward(seat) for seat in range(players)]
         self.back = [self._back(slot) for slot in range(self.slots)]
 
-    def slot_of(self, location: int) -> int:
-        """The slot of a location (see the module docstring)."""
-        if location > _HOME_BASE:
-            return location - _HOME_BASE + self.length
-        return location + 1
-
     def location_of(self, slot: int) -> int:
         """The location of a slot."""
         if slot > self.length:
             return slot - self.length + _HOME_BASE
         return slot - 1
-
-    def is_home(self, slot: int) -> bool:
-        """True for a home slot."""
-        return slot > self.length
 
     def _run(self, slots: list[int]) -> tuple[int, int]:
         mask = 0
