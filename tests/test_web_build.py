@@ -113,7 +113,10 @@ def test_the_command_reports_what_stops_it(
     wheel = fake_wheel(tmp_path / "dist")
     assert main(["web", "build", str(other), "--wheel", str(wheel), "--pyodide", str(runtime)]) == 2
     assert "holds no playground" in capsys.readouterr().err
-    code = main(["web", "build", str(tmp_path / "site"), "--wheel", str(tmp_path / "nothing.whl")])
+    bad_wheel = str(tmp_path / "nothing.whl")
+    code = main(
+        ["web", "build", str(tmp_path / "site"), "--wheel", bad_wheel, "--pyodide", str(runtime)]
+    )
     assert code == 2 and "is not a pegs_rules wheel" in capsys.readouterr().err
     out = tmp_path / "site"
     assert main(["web", "build", str(out), "--wheel", str(wheel), "--pyodide", str(runtime)]) == 0
