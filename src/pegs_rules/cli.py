@@ -5,7 +5,8 @@
 * ``pegs simulate --games 200 --bots mcts,greedy --workers 2``: many games, with statistics;
 * ``pegs replay FILE``: replay a game record (JSON), turn by turn;
 * ``pegs explain [ID]``: the rulings, or one of them;
-* ``pegs web build OUT_DIR``: the browser playground as a folder of static files.
+* ``pegs web build OUT_DIR``: the browser playground as a folder of static files;
+* ``pegs serve``: a game server for network play (:mod:`pegs_rules.server`).
 
 Every command is :func:`main` with its arguments, so it runs in-process too.
 """
@@ -488,7 +489,29 @@ def _parser() -> argparse.ArgumentParser:
     web_build_.add_argument(
         "--pyodide", metavar="DIR", help="a Pyodide runtime (default: node_modules/pyodide)"
     )
+
+    srv = commands.add_parser("serve", help="run a game server (needs pegs-rules[server])")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument("--db", default="pegs-games.sqlite3", help="SQLite file holding the games")
+    srv.add_argument("--public-url", help="the address people use, e.g. https://pegs.example.org")
+    srv.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: threads)")
+    srv.add_argument("--max-games", type=int, default=1000, help="unfinished games at once")
     return parser
+
+
+def serve(args: argparse.Namespace) -> int:
+    """``pegs serve``: run the game server (:mod:`pegs_rules.server`)."""
+    try:
+        from pegs_rules.server.app import ServerConfig, serve
+    except ImportError as error:
+        print(
+            f"pegs serve: {error}; install it with: pip install 'pegs-rules[server]'",
+            file=sys.stderr,
+        )
+        return 2
+    options = {k: v for k, v in vars(args).items() if k != "command"}
+    return serve(ServerConfig(**options))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -531,6 +554,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return replay_file(args.file, board=args.board)
         if args.command == "web":
             return web_build(args.out_dir, args.docs_url, args.wheel, args.pyodide)
+        if args.command == "serve":
+            return serve(args)
         return explain_rulings(args.ruling)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

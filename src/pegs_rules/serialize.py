@@ -43,7 +43,8 @@ Documents:
   object as above (without ``format`` and ``type``) plus its
   ``"notation"``, e.g. ``{"notation": "5 0:12-17", "action": "play", ...}``;
 * ``events``: what moves did (:mod:`pegs_rules.events`), in order, as seat
-  ``seat`` may see them (``null``: nothing hidden). Each event is an object
+  ``seat`` may see them (``"public"``: every drawn card hidden, for
+  spectators; ``null``: nothing hidden). Each event is an object
   whose ``"event"`` names its kind (``card_played``, ``card_discarded``,
   ``passed``, ``peg_moved``, ``peg_displaced``, ``cards_drawn``,
   ``reshuffled``, ``game_over``) with the event's fields under their names
@@ -173,18 +174,23 @@ def moves_to_data(moves: Iterable[Move]) -> dict[str, Any]:
     }
 
 
-def events_to_data(events: Iterable[Event], seat: int | None) -> dict[str, Any]:
+def events_to_data(events: Iterable[Event], seat: int | Literal["public"] | None) -> dict[str, Any]:
     """An ``events`` document: ``events`` as ``seat`` may see them (:func:`redact`).
 
-    With ``seat=None`` nothing is hidden: only for a trusted reader.
+    With ``seat="public"`` every drawn card is hidden (for spectators); with
+    ``seat=None`` nothing is: only for a trusted reader.
     """
-    shown = tuple(events) if seat is None else redact(tuple(events), seat)
+    shown = tuple(events) if seat is None else _redact(tuple(events), seat)
     return {
         "format": FORMAT,
         "type": "events",
         "seat": seat,
         "events": [_event_data(event) for event in shown],
     }
+
+
+def _redact(events: tuple[Event, ...], seat: int | Literal["public"]) -> tuple[Event, ...]:
+    return redact(events, -1 if seat == "public" else seat)
 
 
 def _state_data(state: GameState) -> dict[str, Any]:
@@ -751,7 +757,13 @@ def _event_problem(event: Event) -> str | None:
 
 
 def _read_events(r: _Reader, data: dict[str, Any], path: str) -> tuple[Event, ...]:
-    fields = {"seat": _nullable(_int), "events": lambda r, x, p: _list(r, x, p, _read_event)}
+    def seat_or_public(r: _Reader, data: object, path: str) -> int | str:
+        return "public" if data == "public" else _int(r, data, path)
+
+    fields = {
+        "seat": _nullable(seat_or_public),
+        "events": lambda r, x, p: _list(r, x, p, _read_event),
+    }
     values = _object(r, data, path, fields)
     seat, events = values["seat"], tuple(values["events"])
     for i, event in enumerate(events):
@@ -759,7 +771,8 @@ def _read_events(r: _Reader, data: dict[str, Any], path: str) -> tuple[Event, ..
             continue
         secret = seat is not None and event.seat != seat
         if secret and event.cards is not None:
-            message = f"the cards seat {event.seat} drew must be hidden from seat {seat}"
+            reader = "spectators" if seat == "public" else f"seat {seat}"
+            message = f"the cards seat {event.seat} drew must be hidden from {reader}"
             raise r.bad(f"{path}.events[{i}].cards", message)
         if not secret and event.cards is None:
             reader = "an unredacted document" if seat is None else f"seat {seat}"

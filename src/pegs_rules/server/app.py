@@ -1,0 +1,242 @@
+"""The ASGI application: HTTP routes, the WebSocket route, and :func:`serve` (``pegs serve``).
+
+Routes:
+
+* ``POST /api/games``: create a game (body: ``players``, ``preset``, ``seats``,
+  optionally ``house_rules``); answers its id, a join link per human seat and a
+  spectator link;
+* ``GET /api/games/{id}``: who sits where, the ply, whose turn, the winner;
+* ``GET /api/games/{id}/record``: a finished game's record, for ``pegs replay``;
+* ``WS /api/games/{id}/ws``: the game's WebSocket (:mod:`pegs_rules.server.protocol`);
+* ``GET /play/{id}``: the browser client, which reads its token from the link;
+* ``GET /healthz``: ``{"ok": true, "games": N}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import multiprocessing
+import os
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from pegs_rules.errors import FormatError, PegsError
+from pegs_rules.rules import PRESETS, Rules
+from pegs_rules.serialize import from_data, to_data, to_json
+from pegs_rules.server.games import Registry, check_seat_kind, summary
+from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
+from pegs_rules.server.session import Session
+from pegs_rules.server.store import SqliteStore
+
+log = logging.getLogger("pegs_rules.server")
+
+MAX_BODY = 16 * 1024
+"""The largest request body read, in bytes."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """How ``pegs serve`` runs.
+
+    Attributes:
+        host: the address to listen on.
+        port: the port to listen on.
+        db: the SQLite file that holds the games.
+        public_url: the address people reach the server at (behind a reverse
+            proxy, ``https://pegs.example.org``); links are made from it. By
+            default they are made from each request's own address.
+        bot_workers: processes the bots think in (0: threads of this process).
+        max_games: unfinished games in play at once.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    db: str = "pegs-games.sqlite3"
+    public_url: str | None = None
+    bot_workers: int = 1
+    max_games: int = 1000
+
+
+class BadRequest(Exception):
+    """An HTTP request the server refuses: status and problems."""
+
+    def __init__(self, status: int, *problems: str) -> None:
+        super().__init__("; ".join(problems))
+        self.status = status
+        self.problems = list(problems)
+
+
+def bot_pool(workers: int) -> Executor | None:
+    """A process pool for the bots (``None`` for threads when ``workers`` is 0)."""
+    if workers <= 0:
+        return None
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(["pegs_rules.bots", "pegs_rules.server.games"])
+    return ProcessPoolExecutor(workers, mp_context=context)
+
+
+def create_app(config: ServerConfig) -> Starlette:
+    """The server as an ASGI application."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        pool = bot_pool(config.bot_workers)
+        registry = Registry(SqliteStore(config.db), pool, config.max_games)
+        await registry.start()
+        app.state.registry = registry
+        try:
+            yield
+        finally:
+            await registry.close()
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+
+    def registry_of(request: Request | WebSocket) -> Registry:
+        registry: Registry = request.app.state.registry
+        return registry
+
+    def base_url(request: Request) -> str:
+        if config.public_url:
+            return config.public_url.rstrip("/")
+        return str(request.base_url).rstrip("/")
+
+    async def create_game(request: Request) -> Response:
+        try:
+            players, rules, seats = parse_new_game(await read_body(request))
+            created = await registry_of(request).create(rules, players, seats)
+        except BadRequest as error:
+            return JSONResponse({"error": "bad_request", "problems": error.problems}, error.status)
+        except ProtocolError as error:
+            return JSONResponse({"error": error.code, "problems": [error.message]}, 503)
+        base = base_url(request)
+        ws_base = "ws" + base.removeprefix("http")
+        page = f"{base}/play/{created.id}"
+        body = {
+            "id": created.id,
+            "links": {str(s): f"{page}#token={t}" for s, t in sorted(created.tokens.items())},
+            "spectator": f"{page}#token={created.spectator}",
+            "websocket": f"{ws_base}/api/games/{created.id}/ws",
+            "record": f"{base}/api/games/{created.id}/record",
+        }
+        return JSONResponse(body, 201)
+
+    async def game_summary(request: Request) -> Response:
+        try:
+            game = await registry_of(request).find(request.path_params["game"])
+        except PegsError as error:
+            return JSONResponse({"error": "unavailable", "problems": [str(error)]}, 500)
+        if game is None:
+            return JSONResponse({"error": "not_found", "problems": ["no such game"]}, 404)
+        return JSONResponse(summary(game))
+
+    async def game_record(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        try:
+            record = await registry_of(request).record(game_id)
+        except ProtocolError as error:
+            return JSONResponse({"error": error.code, "problems": [error.message]}, 409)
+        except PegsError as error:
+            return JSONResponse({"error": "unavailable", "problems": [str(error)]}, 500)
+        if record is None:
+            return JSONResponse({"error": "not_found", "problems": ["no such game"]}, 404)
+        headers = {"Content-Disposition": f'attachment; filename="pegs-{game_id}.json"'}
+        return Response(to_json(record, indent=1) + "\n", 200, headers, "application/json")
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"ok": True, "games": len(registry_of(request).games)})
+
+    async def game_socket(socket: WebSocket) -> None:
+        await Session(socket, registry_of(socket), socket.path_params["game"]).run()
+
+    routes = [
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{game}", game_summary),
+        Route("/api/games/{game}/record", game_record),
+        Route("/healthz", health),
+        WebSocketRoute("/api/games/{game}/ws", game_socket),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def read_body(request: Request) -> Any:
+    """The request's JSON body, read no further than :data:`MAX_BODY` bytes."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BadRequest(413, f"the body is longer than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks))
+    except (ValueError, RecursionError):
+        raise BadRequest(400, "the body is not JSON") from None
+
+
+def parse_new_game(body: Any) -> tuple[int, Rules, tuple[str, ...]]:
+    """Players, rules and seats from a ``POST /api/games`` body; :class:`BadRequest` if wrong."""
+    if not isinstance(body, dict):
+        raise BadRequest(400, "the body is a JSON object")
+    unknown = sorted(set(body) - {"players", "preset", "seats", "house_rules"})
+    if unknown:
+        raise BadRequest(400, f"unknown fields: {', '.join(map(str, unknown))[:200]}")
+    preset = body.get("preset", "arizona")
+    if preset not in PRESETS:
+        raise BadRequest(400, f"preset: one of {', '.join(PRESETS)}, not {str(preset)[:40]!r}")
+    house = body.get("house_rules", {})
+    if not isinstance(house, dict):
+        raise BadRequest(400, "house_rules: an object of rules fields")
+    document = to_data(PRESETS[preset]) | {
+        k: v for k, v in house.items() if k not in ("format", "type")
+    }
+    try:
+        rules = from_data(document, "rules")
+    except FormatError as error:
+        raise BadRequest(400, *(f"house_rules: {p}" for p in error.problems)) from None
+    players = body.get("players", 4)
+    if isinstance(players, bool) or players not in rules.player_counts:
+        raise BadRequest(
+            400, f"players: one of {list(rules.player_counts)}, not {str(players)[:40]}"
+        )
+    seats = body.get("seats", ["human"] * players)
+    if not isinstance(seats, list) or len(seats) != players:
+        raise BadRequest(400, f"seats: a list of {players} seat kinds ('human' or a bot)")
+    problems = []
+    for i, kind in enumerate(seats):
+        try:
+            check_seat_kind(kind)
+        except ValueError as error:
+            problems.append(f"seats[{i}]: {str(error)[:200]}")
+    if problems:
+        raise BadRequest(400, *problems)
+    return players, rules, tuple(seats)
+
+
+def serve(config: ServerConfig) -> int:
+    """Run the server until interrupted (``pegs serve``); return the exit code."""
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    log.info("pegs serve: http://%s:%d, games in %s", config.host, config.port, config.db)
+    uvicorn.run(
+        create_app(config),
+        host=config.host,
+        port=config.port,
+        ws_max_size=4 * MAX_FRAME,
+        proxy_headers=True,
+        forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        log_level="info",
+    )
+    return 0

@@ -1,0 +1,184 @@
+"""A Python client of ``pegs serve``: one seat (or a spectator) that reconnects by itself.
+
+>>> socket_url("http://127.0.0.1:8000/play/abc#token=xyz")
+('ws://127.0.0.1:8000/api/games/abc/ws', 'xyz')
+
+A bot writer's loop, in full::
+
+    client = SeatClient(*socket_url(link))
+    async def choose(state: dict) -> str:
+        return state["moves"]["moves"][0]["notation"]
+    await client.play(choose)   # until the game ends; returns the winning team
+
+:class:`SeatClient` keeps the latest ``state`` message, queues every message
+it receives, and reconnects with backoff when the connection drops (a server
+restart, a network blip), joining again with the same token; it gives up only
+when the server refuses it (close codes 1008 and 4001).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+import websockets
+from websockets.asyncio.client import ClientConnection, connect
+
+DO_NOT_RECONNECT = (1008, 4001)
+"""Close codes after which the server does not want this client back."""
+
+
+def socket_url(link: str) -> tuple[str, str]:
+    """The WebSocket URL and token of a join link (``.../play/ID#token=T``)."""
+    parts = urlsplit(link)
+    game = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    token = parts.fragment.removeprefix("token=")
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    prefix = parts.path.rstrip("/").rsplit("/play/", 1)[0]
+    return f"{scheme}://{parts.netloc}{prefix}/api/games/{game}/ws", token
+
+
+class SeatClient:
+    """A connection to one game, by token, that survives the server going away.
+
+    Args:
+        url: the game's WebSocket URL.
+        token: a seat's or the spectator's token.
+        board: ask for the SVG board with each state.
+        keep_frames: keep every raw frame received in :attr:`frames` (for inspection).
+    """
+
+    def __init__(
+        self, url: str, token: str, *, board: bool = False, keep_frames: bool = False
+    ) -> None:
+        self.url = url
+        self.token = token
+        self.board = board
+        self.keep_frames = keep_frames
+        self.frames: list[str] = []
+        self.messages: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.welcome: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None
+        self.connections = 0
+        self.refused: int | None = None
+        self._socket: ClientConnection | None = None
+        self._ready = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._jitter = random.Random()
+
+    async def start(self) -> None:
+        """Connect (and keep reconnecting) in the background; return once joined."""
+        self._task = asyncio.create_task(self._run())
+        await self.wait_ready()
+
+    async def wait_ready(self, timeout: float = 30.0) -> None:
+        """Wait until the client is connected and has its ``state``."""
+        await asyncio.wait_for(self._ready.wait(), timeout)
+
+    async def stop(self) -> None:
+        """Close the connection for good."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._socket is not None:
+            await self._socket.close()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send ``message`` on the current connection (waiting for one if it is down)."""
+        await self.wait_ready()
+        assert self._socket is not None
+        await self._socket.send(json.dumps(message))
+
+    async def send_move(self, move: str, ply: int | None = None) -> None:
+        """Send a ``move`` message."""
+        message: dict[str, Any] = {"type": "move", "move": move}
+        if ply is not None:
+            message["ply"] = ply
+        await self.send(message)
+
+    async def next(
+        self,
+        kind: str,
+        where: Callable[[dict[str, Any]], bool] | None = None,
+        timeout: float = 30.0,
+    ) -> dict[str, Any]:
+        """The next message of type ``kind`` (and matching ``where``), skipping others."""
+
+        async def find() -> dict[str, Any]:
+            while True:
+                message = await self.messages.get()
+                if message.get("type") == kind and (where is None or where(message)):
+                    return message
+
+        return await asyncio.wait_for(find(), timeout)
+
+    async def play(
+        self, choose: Callable[[dict[str, Any]], Awaitable[str]], timeout: float = 600.0
+    ) -> int:
+        """Play this seat until the game ends: ``choose`` picks a move text from a ``state``.
+
+        Returns the winning team.
+        """
+        if self._task is None:
+            await self.start()
+
+        async def loop() -> int:
+            sent: tuple[int, int] | None = None  # (connection, ply) a move was sent for
+            while True:
+                state = self.state
+                assert state is not None
+                seen = state.get("view") or state.get("public") or {}
+                if seen.get("winner") is not None:
+                    return int(seen["winner"])
+                if state.get("moves") and sent != (self.connections, state["ply"]):
+                    sent = (self.connections, state["ply"])
+                    await self.send_move(await choose(state), state["ply"])
+                message = await self.messages.get()
+                if message.get("type") in ("illegal", "error"):
+                    sent = None  # refused: choose again
+                    if message.get("code") == "rate_limited":
+                        await asyncio.sleep(1.0)
+
+        return await asyncio.wait_for(loop(), timeout)
+
+    async def _run(self) -> None:
+        delay = 0.1
+        while True:
+            try:
+                async with connect(self.url, max_size=2**22) as socket:
+                    self._socket = socket
+                    await socket.send(
+                        json.dumps({"type": "join", "token": self.token, "board": self.board})
+                    )
+                    self.connections += 1
+                    delay = 0.1
+                    async for frame in socket:
+                        self._receive(frame if isinstance(frame, str) else frame.decode())
+            except websockets.ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd is not None else None
+                if code in DO_NOT_RECONNECT:
+                    self.refused = code
+                    return
+            except (OSError, websockets.InvalidHandshake, asyncio.TimeoutError):
+                pass
+            self._ready.clear()
+            self._socket = None
+            await asyncio.sleep(delay * (1 + self._jitter.random()))
+            delay = min(delay * 2, 2.0)
+
+    def _receive(self, frame: str) -> None:
+        if self.keep_frames:
+            self.frames.append(frame)
+        message = json.loads(frame)
+        if message.get("type") == "welcome":
+            self.welcome = message
+        elif message.get("type") == "state":
+            self.state = message
+            self._ready.set()
+        self.messages.put_nowait(message)

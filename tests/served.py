@@ -1,0 +1,160 @@
+"""A real ``pegs serve`` for tests: a subprocess on a free loopback port, stopped afterwards."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from pegs_rules import GameState, replay
+from pegs_rules.records import GameRecord
+from pegs_rules.serialize import from_data
+from pegs_rules.server.client import SeatClient, socket_url
+
+SCHEMAS = Path(__file__).resolve().parents[1] / "specs" / "schema"
+
+
+@cache
+def protocol_validator(name: str) -> Draft202012Validator:
+    """The validator of ``specs/schema/protocol/<name>.schema.json``, every schema registered."""
+    resources = []
+    for path in [*SCHEMAS.glob("*.schema.json"), *SCHEMAS.glob("protocol/*.schema.json")]:
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((schema["$id"], Resource.from_contents(schema)))
+    registry: Registry[Any] = Registry().with_resources(resources)
+    schema = json.loads((SCHEMAS / "protocol" / f"{name}.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, registry=registry)
+
+
+def check_message(document: Any, name: str | None = None) -> None:
+    """Fail with every schema error if ``document`` is not a valid ``name`` (default: its type)."""
+    kind = name or document["type"]
+    errors = [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in protocol_validator(kind).iter_errors(document)
+    ]
+    assert not errors, (kind, errors)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Server:
+    """A running server process and how to reach it."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    db: Path
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
+        """The status and JSON answer of an HTTP request."""
+        request = urllib.request.Request(self.url + path, data=body, method=method)
+        request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        status, answer = self.request("POST", "/api/games", json.dumps(body).encode())
+        assert status == 201, answer
+        check_message(answer, "game-created")
+        result: dict[str, Any] = answer
+        return result
+
+    def client(self, link: str, **options: Any) -> SeatClient:
+        return SeatClient(*socket_url(link), **options)
+
+    def stored(self, game_id: str) -> GameRecord:
+        """The record as the store holds it (trusted: seed included), read from the file."""
+        with sqlite3.connect(self.db) as db:
+            (start,) = db.execute("select start from games where id = ?", (game_id,)).fetchone()
+            rows = db.execute("select move from moves where game = ? order by ply", (game_id,))
+            moves = tuple(move for (move,) in rows)
+        return replace(from_data(json.loads(start), "record"), moves=moves)
+
+    def position(self, game_id: str) -> GameState:
+        return replay(self.stored(game_id))
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+
+def start_server(db: Path, bot_workers: int = 1, port: int | None = None) -> Server:
+    port = port or free_port()
+    log = db.with_suffix(".log")
+    command = [sys.executable, "-m", "pegs_rules", "serve", "--port", str(port), "--db", str(db)]
+    command += ["--bot-workers", str(bot_workers)]
+    with log.open("ab") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    server = Server(process, port, db, log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited: {log.read_text()}")
+        try:
+            if server.request("GET", "/healthz")[0] == 200:
+                return server
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"the server did not start: {log.read_text()}")
+
+
+def stop_server(server: Server) -> None:
+    if server.process.poll() is None:
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            server.process.wait(15)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(5)
+
+
+@contextmanager
+def running_server(directory: Path, bot_workers: int = 1) -> Iterator[Server]:
+    server = start_server(directory / "games.sqlite3", bot_workers)
+    try:
+        yield server
+    finally:
+        stop_server(server)
+
+
+def run(coroutine: Any, timeout: float = 120) -> Any:
+    """Run a coroutine to its end (tests are synchronous)."""
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+async def first_move(state: dict[str, Any]) -> str:
+    """A client's choice: the first legal move listed."""
+    notation: str = state["moves"]["moves"][0]["notation"]
+    return notation
