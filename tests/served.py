@@ -12,7 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache
@@ -158,3 +158,8 @@ async def first_move(state: dict[str, Any]) -> str:
     """A client's choice: the first legal move listed."""
     notation: str = state["moves"]["moves"][0]["notation"]
     return notation
+
+
+def past(ply: int) -> Callable[[dict[str, Any]], bool]:
+    """A message filter: a state after ``ply``."""
+    return lambda message: bool(message["ply"] > ply)

@@ -76,6 +76,11 @@ class SeatClient:
         self._task = asyncio.create_task(self._run())
         await self.wait_ready()
 
+    @property
+    def connected(self) -> bool:
+        """Whether the client is joined and has the position (false while it reconnects)."""
+        return self._ready.is_set()
+
     async def wait_ready(self, timeout: float = 30.0) -> None:
         """Wait until the client is connected and has its ``state``."""
         await asyncio.wait_for(self._ready.wait(), timeout)

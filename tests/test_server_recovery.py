@@ -1,0 +1,118 @@
+"""Nothing lost: SIGKILL the server in the middle of several games, start it again, play on."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from served import Server, past, run, start_server, stop_server
+
+from pegs_rules import GameState, replay
+from pegs_rules.serialize import from_data
+from pegs_rules.server.client import SeatClient
+
+
+async def drive(clients: list[SeatClient], rng: random.Random) -> None:
+    """Play random moves for whichever of ``clients`` is to act, as fast as answers come."""
+    while True:
+        for client in clients:
+            state = client.state
+            if client.connected and state is not None and state["moves"]:
+                move = rng.choice(state["moves"]["moves"])["notation"]
+                with contextlib.suppress(Exception):
+                    await client.send_move(move, state["ply"])
+                    await client.next("state", past(state["ply"]), timeout=5)
+        await asyncio.sleep(0.01)
+
+
+async def until(condition: Any, timeout: float = 60.0) -> None:
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(poll(), timeout)
+
+
+def hand_of(client: SeatClient) -> list[str]:
+    assert client.state is not None
+    hand: list[str] = client.state["view"]["hand"]
+    return hand
+
+
+def test_sigkill_mid_game_loses_nothing_and_clients_reconnect_by_themselves(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = start_server(db)
+    try:
+        games = {
+            "people": server.create(players=4, seats=["human"] * 4),
+            "mixed": server.create(players=6, seats=["human", "greedy"] * 3),
+            "bots": server.create(players=8, seats=["greedy", "random"] * 4),
+        }
+        server = run(scenario(server, games), timeout=240)
+    finally:
+        stop_server(server)
+
+
+async def scenario(server: Server, games: dict[str, dict[str, Any]]) -> Server:
+    clients = {
+        name: [server.client(link) for _, link in sorted(created["links"].items())]
+        for name, created in games.items()
+    }
+    everyone = [c for group in clients.values() for c in group]
+    for client in everyone:
+        await client.start()
+    drivers = [
+        asyncio.create_task(drive(group, random.Random(i)))
+        for i, group in enumerate(clients.values())
+        if group
+    ]
+    await until(lambda: all(c.state is not None and c.state["ply"] >= 15 for c in everyone))
+
+    server.kill()  # mid-game: moves in flight, bots thinking
+    for task in drivers:
+        task.cancel()
+    await asyncio.gather(*drivers, return_exceptions=True)
+    at_kill: dict[str, GameState] = {n: server.position(g["id"]) for n, g in games.items()}
+    for name, group in clients.items():
+        for client in group:  # every position a client was shown had been stored first
+            assert client.state is not None and client.state["ply"] <= at_kill[name].ply
+    await until(lambda: not any(c.connected for c in everyone))
+
+    server = start_server(server.db, port=server.port)
+    await until(lambda: all(c.connected and c.connections == 2 for c in everyone))
+
+    # the people's game: no bot can move, so it waits exactly where it was
+    people = clients["people"]
+    truth = at_kill["people"]
+    for seat, client in enumerate(people):
+        assert client.state is not None and client.state["ply"] == truth.ply
+        assert from_data(client.state["view"], "view").hand == truth.hands[seat]
+    actor = people[truth.turn]
+    assert actor.state is not None and actor.state["moves"]
+    move = actor.state["moves"]["moves"][0]["notation"]
+    await actor.send_move(move, truth.ply)
+    after = await actor.next("state", lambda m: m["ply"] == truth.ply + 1)
+    drawn = [
+        e["cards"]
+        for e in after["events"]["events"]
+        if e["event"] == "cards_drawn" and e["seat"] == truth.turn
+    ]
+    assert drawn and drawn[0] == [c.symbol for c in truth.draw_pile[: len(drawn[0])]]
+
+    # the games with bots go on from where the store had them
+    driver = asyncio.create_task(drive(clients["mixed"], random.Random(9)))
+    for name in ("mixed", "bots"):
+        game_id = games[name]["id"]
+        await until(lambda g=game_id, p=at_kill[name].ply: server.position(g).ply > p)
+        record = server.stored(game_id)
+        assert replay(replace(record, moves=record.moves[: at_kill[name].ply])) == at_kill[name]
+    driver.cancel()
+    for client in everyone:
+        await client.stop()
+    return server
