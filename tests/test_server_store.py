@@ -14,7 +14,7 @@ from pegs_rules import ARIZONA, legal_moves
 from pegs_rules.records import GameRecord
 from pegs_rules.server.games import Registry, token_hash
 from pegs_rules.server.protocol import MoveRequest, ProtocolError
-from pegs_rules.server.store import SqliteStore, StoredGame, StoreError
+from pegs_rules.server.store import SqliteStore, StoredGame, StoredMove, StoreError
 
 
 def stored(game_id: str, seed: int = 5) -> StoredGame:
@@ -46,10 +46,12 @@ def test_a_ply_is_stored_once_and_finished_games_leave_the_active_list(tmp_path:
     store = SqliteStore(str(tmp_path / "g.sqlite3"))
     store.create(stored("a"))
     store.create(stored("b"))
-    store.add_move("a", 0, "discard 7")
+    store.add_moves([StoredMove("a", 0, "discard 7")])
     with pytest.raises(StoreError, match="move 0 of game a"):
-        store.add_move("a", 0, "pass")  # two servers playing one game
-    store.add_move("b", 0, "discard 7", finished=True)
+        store.add_moves([StoredMove("a", 1, "pass"), StoredMove("a", 0, "pass")])
+    kept = store.load("a")
+    assert kept is not None and kept.record.moves == ("discard 7",)  # all or none
+    store.add_moves([StoredMove("b", 0, "discard 7", finished=True)])
     assert store.active_ids() == ["a"]
     loaded = store.load("b")
     assert loaded is not None and loaded.finished and loaded.record.moves == ("discard 7",)
@@ -74,7 +76,7 @@ def test_a_damaged_game_is_refused_and_the_others_play_on(
     store = SqliteStore(str(path))
     store.create(stored("bad"))
     store.create(stored("good", seed=6))
-    store.add_move("bad", 0, "discard 7")
+    store.add_moves([StoredMove("bad", 0, "discard 7")])
     store.close()
     with sqlite3.connect(path) as db:
         key = "id" if table == "games" else "game"

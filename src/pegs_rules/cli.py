@@ -497,6 +497,12 @@ def _parser() -> argparse.ArgumentParser:
     srv.add_argument("--public-url", help="the address people use, e.g. https://pegs.example.org")
     srv.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: threads)")
     srv.add_argument("--max-games", type=int, default=1000, help="unfinished games at once")
+    srv.add_argument(
+        "--sync",
+        choices=("full", "normal"),
+        default="full",
+        help="full: flush every move to disk; normal: survive a killed server, not a power cut",
+    )
     return parser
 
 

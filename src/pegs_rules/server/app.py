@@ -57,6 +57,9 @@ class ServerConfig:
             default they are made from each request's own address.
         bot_workers: processes the bots think in (0: threads of this process).
         max_games: unfinished games in play at once.
+        sync: ``"full"``: every commit is flushed to disk; ``"normal"``:
+            commits survive the server being killed, not the machine losing
+            power (faster; see :class:`~pegs_rules.server.store.SqliteStore`).
     """
 
     host: str = "127.0.0.1"
@@ -65,6 +68,7 @@ class ServerConfig:
     public_url: str | None = None
     bot_workers: int = 1
     max_games: int = 1000
+    sync: str = "full"
 
 
 class BadRequest(Exception):
@@ -93,7 +97,7 @@ def create_app(config: ServerConfig) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool = bot_pool(config.bot_workers)
-        registry = Registry(SqliteStore(config.db), pool, config.max_games)
+        registry = Registry(SqliteStore(config.db, config.sync), pool, config.max_games)
         await registry.start()
         app.state.registry = registry
         try:

@@ -36,7 +36,7 @@ from pegs_rules.render import svg
 from pegs_rules.rules import Rules
 from pegs_rules.server import protocol
 from pegs_rules.server.protocol import ProtocolError
-from pegs_rules.server.store import Store, StoredGame
+from pegs_rules.server.store import Store, StoredGame, StoredMove
 from pegs_rules.state import GameState
 from pegs_rules.turn import apply
 from pegs_rules.views import PlayerView, view
@@ -169,10 +169,43 @@ class Registry:
         self.games: dict[str, LiveGame] = {}
         self.broken: dict[str, str] = {}
         self._io = ThreadPoolExecutor(1, thread_name_prefix="pegs-store")
-        self.on_commit: Callable[[str, int], None] | None = None
+        self._pending: list[tuple[StoredMove, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
-    async def _store(self, call: Callable[[], object]) -> None:
-        await asyncio.get_running_loop().run_in_executor(self._io, call)
+    async def _store(self, call: Callable[..., object], *args: object) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._io, call, *args)
+
+    async def _durable(self, move: StoredMove) -> None:
+        """Return once ``move`` is committed; moves arriving meanwhile share a commit."""
+        done = asyncio.get_running_loop().create_future()
+        self._pending.append((move, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            moves = [move for move, _ in batch]
+            try:
+                await self._store(self.store.add_moves, moves)
+                outcomes: list[BaseException | None] = [None] * len(batch)
+            except PegsError as error:  # one bad move must not sink the others: one at a time
+                if len(batch) == 1:
+                    outcomes = [error]
+                else:
+                    outcomes = []
+                    for move in moves:
+                        try:
+                            await self._store(self.store.add_moves, [move])
+                            outcomes.append(None)
+                        except PegsError as single:
+                            outcomes.append(single)
+            for (_, done), outcome in zip(batch, outcomes, strict=True):
+                if outcome is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(outcome)
 
     # -- loading and creating -----------------------------------------------------------
 
@@ -226,7 +259,7 @@ class Registry:
             tuple(token_hash(tokens[s]) if s in tokens else None for s in range(players)),
             token_hash(spectator),
         )
-        await self._store(lambda: self.store.create(stored))
+        await self._store(self.store.create, stored)
         game = LiveGame(stored, record.start(), None)
         self.games[game_id] = game
         self._wake_bots(game)
@@ -319,18 +352,15 @@ class Registry:
     async def _commit(self, game: LiveGame, move: Move) -> None:
         """Store ``move`` durably, then make it and tell everyone (the game's lock held)."""
         after, events = apply_with_events(game.state, move)
-        ply, text, over = game.state.ply, str(move), after.is_over
         try:
-            await self._store(lambda: self.store.add_move(game.id, ply, text, finished=over))
+            await self._durable(StoredMove(game.id, game.state.ply, str(move), after.is_over))
         except PegsError as error:
             log.error("game %s: %s", game.id, error)
             raise ProtocolError("server_error") from None
         game.state, game.events = after, events
-        legal = legal_moves(after) if not over else ()
+        legal = legal_moves(after) if not after.is_over else ()
         for connection in list(game.connections):
             connection.send(game.message_for(connection, legal))
-        if self.on_commit is not None:
-            self.on_commit(game.id, after.ply)
 
     # -- bots -------------------------------------------------------------------------------
 

@@ -3,8 +3,9 @@
 A game is stored as its :class:`StoredGame` (how it was dealt, who sits
 where, the hashes of its tokens) plus its moves, one row per ply. The record
 (start plus moves) is the source of truth: a server rebuilds every game by
-replaying it (:mod:`pegs_rules.server.games`). :meth:`Store.add_move` returns
-only once the move is durable, so a move is broadcast only after it is safe.
+replaying it (:mod:`pegs_rules.server.games`). :meth:`Store.add_moves` returns
+only once the moves are durable, so a move is broadcast only after it is safe;
+moves of many games arriving together share one commit.
 
 Tokens are never stored, only their SHA-256 hashes; the seed is stored (the
 game cannot be rebuilt without it) and never leaves the server while the game
@@ -19,7 +20,7 @@ Anything read back is checked: a row that does not load raises
 >>> game = StoredGame("g1", GameRecord(rules=ARIZONA, players=4, seed=5),
 ...                   ("human", "greedy", "human", "greedy"), ("a" * 64, None, "b" * 64, None), "c" * 64)
 >>> store.create(game)
->>> store.add_move("g1", 0, "discard 7")
+>>> store.add_moves([StoredMove("g1", 0, "discard 7")])
 >>> store.load("g1").record.moves
 ('discard 7',)
 >>> [g.id for g in store.active()]
@@ -31,6 +32,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -64,6 +66,16 @@ class StoredGame:
     finished: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class StoredMove:
+    """One move to store: move number ``ply`` (from 0) of ``game``; ``finished`` if it won."""
+
+    game: str
+    ply: int
+    move: str
+    finished: bool = False
+
+
 class Store(Protocol):
     """The server's storage; a shared database can replace :class:`SqliteStore`."""
 
@@ -71,10 +83,10 @@ class Store(Protocol):
         """Store a new game (no moves yet)."""
         ...
 
-    def add_move(self, game_id: str, ply: int, move: str, *, finished: bool = False) -> None:
-        """Durably append move number ``ply`` (counted from 0); ``finished`` if it ended the game.
+    def add_moves(self, moves: Sequence[StoredMove]) -> None:
+        """Durably append ``moves`` (of any games), all or none.
 
-        Raises :class:`StoreError` if that ply is already stored (two servers
+        Raises :class:`StoreError` if a ply is already stored (two servers
         playing one game) or the store fails.
         """
         ...
@@ -95,6 +107,9 @@ class Store(Protocol):
         """Release the store."""
         ...
 
+
+SYNC_MODES = ("full", "normal")
+"""How hard a commit waits for the disk (see :class:`SqliteStore`)."""
 
 _SCHEMA = """
 create table if not exists games (
@@ -118,17 +133,22 @@ create table if not exists moves (
 class SqliteStore:
     """A :class:`Store` in one SQLite file (``":memory:"`` for a throwaway one).
 
-    The file is in WAL mode with ``synchronous=FULL``: a move is on disk when
-    :meth:`add_move` returns, whatever happens to the process afterwards.
-    One connection is shared under a lock, so any thread may call it.
+    The file is in WAL mode. With ``sync="full"`` (the default) moves are on
+    disk when :meth:`add_moves` returns: nothing committed is lost, even if the
+    machine loses power. With ``sync="normal"`` a commit waits for no disk
+    flush: committed moves survive the server process being killed, but the
+    last ones may be lost if the machine itself goes down. One connection is
+    shared under a lock, so any thread may call it.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, sync: str = "full") -> None:
+        if sync not in SYNC_MODES:
+            raise StoreError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self._lock = threading.Lock()
         try:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._db.execute("pragma journal_mode=wal")
-            self._db.execute("pragma synchronous=full")
+            self._db.execute(f"pragma synchronous={sync}")
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path!r}: {error}") from None
@@ -148,20 +168,24 @@ class SqliteStore:
         )
         self._write(sql, row, f"cannot store game {game.id}")
 
-    def add_move(self, game_id: str, ply: int, move: str, *, finished: bool = False) -> None:
+    def add_moves(self, moves: Sequence[StoredMove]) -> None:
         with self._lock:
             try:
                 self._db.execute("begin immediate")
-                self._db.execute(
-                    "insert into moves (game, ply, move) values (?, ?, ?)", (game_id, ply, move)
+                self._db.executemany(
+                    "insert into moves (game, ply, move) values (?, ?, ?)",
+                    [(m.game, m.ply, m.move) for m in moves],
                 )
-                if finished:
-                    self._db.execute("update games set finished = 1 where id = ?", (game_id,))
+                self._db.executemany(
+                    "update games set finished = 1 where id = ?",
+                    [(m.game,) for m in moves if m.finished],
+                )
                 self._db.execute("commit")
             except sqlite3.Error as error:
                 if self._db.in_transaction:
                     self._db.execute("rollback")
-                raise StoreError(f"cannot store move {ply} of game {game_id}: {error}") from None
+                named = ", ".join(f"move {m.ply} of game {m.game}" for m in moves[:3])
+                raise StoreError(f"cannot store {named}: {error}") from None
 
     def load(self, game_id: str) -> StoredGame | None:
         rows = self._read("select * from games where id = ?", (game_id,))
