@@ -56,6 +56,17 @@ def test_two_scripted_seats_and_two_bots_play_to_the_end_and_nothing_leaks(
     assert status == 200 and summary["winner"] == winners[0] == winners[1]
     check_message(summary, "game-summary")
 
+    # a finished game can still be opened: it shows the end
+    async def rejoin() -> dict[str, Any]:
+        client = server.client(created["links"]["2"])
+        await client.start()
+        await client.stop()
+        assert client.state is not None
+        return client.state
+
+    end = run(rejoin())
+    assert end["view"]["winner"] == winners[0] and end["moves"] is None
+
     # the record downloads once the game is over, and `pegs replay` accepts it
     record_text = download(server, f"/api/games/{created['id']}/record")
     record = from_json(record_text, "record")

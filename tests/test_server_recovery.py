@@ -16,9 +16,12 @@ from pegs_rules.serialize import from_data
 from pegs_rules.server.client import SeatClient
 
 
-async def drive(clients: list[SeatClient], rng: random.Random) -> None:
-    """Play random moves for whichever of ``clients`` is to act, as fast as answers come."""
-    while True:
+async def drive(clients: list[SeatClient], rng: random.Random, stop: asyncio.Event) -> None:
+    """Play random moves for whichever of ``clients`` is to act, as fast as answers come.
+
+    Stopped by ``stop``, not by cancelling: Python 3.11's ``wait_for`` may swallow a cancel.
+    """
+    while not stop.is_set():
         for client in clients:
             state = client.state
             if client.connected and state is not None and state["moves"]:
@@ -46,20 +49,21 @@ def hand_of(client: SeatClient) -> list[str]:
 def test_sigkill_mid_game_loses_nothing_and_clients_reconnect_by_themselves(
     tmp_path: Path,
 ) -> None:
-    db = tmp_path / "games.sqlite3"
-    server = start_server(db)
+    servers = [start_server(tmp_path / "games.sqlite3")]
     try:
         games = {
-            "people": server.create(players=4, seats=["human"] * 4),
-            "mixed": server.create(players=6, seats=["human", "greedy"] * 3),
-            "bots": server.create(players=8, seats=["greedy", "random"] * 4),
+            "people": servers[0].create(players=4, seats=["human"] * 4),
+            "mixed": servers[0].create(players=6, seats=["human", "greedy"] * 3),
+            "bots": servers[0].create(players=8, seats=["greedy", "random"] * 4),
         }
-        server = run(scenario(server, games), timeout=240)
+        run(scenario(servers, games), timeout=240)
     finally:
-        stop_server(server)
+        for server in servers:
+            stop_server(server)
 
 
-async def scenario(server: Server, games: dict[str, dict[str, Any]]) -> Server:
+async def scenario(servers: list[Server], games: dict[str, dict[str, Any]]) -> None:
+    server = servers[0]
     clients = {
         name: [server.client(link) for _, link in sorted(created["links"].items())]
         for name, created in games.items()
@@ -67,17 +71,17 @@ async def scenario(server: Server, games: dict[str, dict[str, Any]]) -> Server:
     everyone = [c for group in clients.values() for c in group]
     for client in everyone:
         await client.start()
+    stop = asyncio.Event()
     drivers = [
-        asyncio.create_task(drive(group, random.Random(i)))
+        asyncio.create_task(drive(group, random.Random(i), stop))
         for i, group in enumerate(clients.values())
         if group
     ]
     await until(lambda: all(c.state is not None and c.state["ply"] >= 15 for c in everyone))
 
     server.kill()  # mid-game: moves in flight, bots thinking
-    for task in drivers:
-        task.cancel()
-    await asyncio.gather(*drivers, return_exceptions=True)
+    stop.set()
+    await asyncio.gather(*drivers)
     at_kill: dict[str, GameState] = {n: server.position(g["id"]) for n, g in games.items()}
     for name, group in clients.items():
         for client in group:  # every position a client was shown had been stored first
@@ -85,6 +89,7 @@ async def scenario(server: Server, games: dict[str, dict[str, Any]]) -> Server:
     await until(lambda: not any(c.connected for c in everyone))
 
     server = start_server(server.db, port=server.port)
+    servers.append(server)
     await until(lambda: all(c.connected and c.connections == 2 for c in everyone))
 
     # the people's game: no bot can move, so it waits exactly where it was
@@ -106,13 +111,14 @@ async def scenario(server: Server, games: dict[str, dict[str, Any]]) -> Server:
     assert drawn and drawn[0] == [c.symbol for c in truth.draw_pile[: len(drawn[0])]]
 
     # the games with bots go on from where the store had them
-    driver = asyncio.create_task(drive(clients["mixed"], random.Random(9)))
+    stop.clear()
+    driver = asyncio.create_task(drive(clients["mixed"], random.Random(9), stop))
     for name in ("mixed", "bots"):
         game_id = games[name]["id"]
         await until(lambda g=game_id, p=at_kill[name].ply: server.position(g).ply > p)
         record = server.stored(game_id)
         assert replay(replace(record, moves=record.moves[: at_kill[name].ply])) == at_kill[name]
-    driver.cancel()
+    stop.set()
+    await driver
     for client in everyone:
         await client.stop()
-    return server

@@ -87,13 +87,13 @@ def test_a_damaged_game_is_refused_and_the_others_play_on(
         await registry.start()
         assert problem in registry.broken["bad"]
         with pytest.raises(ProtocolError) as refused:
-            registry.join("bad", "bad-0", Listener())
+            await registry.join("bad", "bad-0", Listener())
         assert refused.value.code == "unavailable"
         listener = Listener()
-        game = registry.join("good", "good-0", listener)
+        game = await registry.join("good", "good-0", listener)
         seat = game.state.turn
         actor = Listener()
-        registry.join("good", f"good-{seat}", actor)
+        await registry.join("good", f"good-{seat}", actor)
         await registry.play(game, seat, MoveRequest(str(legal_moves(game.state)[0])))
         assert game.state.ply == 1 and len(listener.sent) == 3  # welcome, state, state
         await registry.close()

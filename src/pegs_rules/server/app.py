@@ -19,6 +19,8 @@ import json
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -81,14 +83,28 @@ class BadRequest(Exception):
 
 
 def bot_pool(workers: int) -> Executor | None:
-    """A process pool for the bots (``None`` for threads when ``workers`` is 0)."""
+    """A process pool for the bots (``None`` for threads when ``workers`` is 0).
+
+    The workers are started afresh (``spawn``) and leave by themselves if the
+    server dies without stopping them (:func:`leave_with_parent`).
+    """
     if workers <= 0:
         return None
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    if method == "forkserver":
-        context.set_forkserver_preload(["pegs_rules.bots", "pegs_rules.server.games"])
-    return ProcessPoolExecutor(workers, mp_context=context)
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=leave_with_parent, initargs=(os.getpid(),)
+    )
+
+
+def leave_with_parent(parent: int) -> None:
+    """In a bot worker: exit as soon as process ``parent`` (the server) is gone."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="pegs-parent-watch").start()
 
 
 def create_app(config: ServerConfig) -> Starlette:

@@ -133,15 +133,12 @@ class LiveGame:
     def seat_of(self, token: str) -> int | None:
         """The seat ``token`` belongs to, ``None`` for the spectator token; KeyError otherwise."""
         digest = token_hash(token)
-        found: int | str | None = "none"
+        if hmac.compare_digest(self.stored.spectator_hash, digest):
+            return None
         for seat, known in enumerate(self.stored.token_hashes):
             if known is not None and hmac.compare_digest(known, digest):
-                found = seat
-        if hmac.compare_digest(self.stored.spectator_hash, digest):
-            found = None
-        if found == "none":
-            raise KeyError(token)
-        return found if isinstance(found, int) else None
+                return seat
+        raise KeyError(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,13 +285,16 @@ class Registry:
 
     # -- connections --------------------------------------------------------------------
 
-    def join(self, game_id: str, token: str, connection: Connection) -> LiveGame:
+    async def join(self, game_id: str, token: str, connection: Connection) -> LiveGame:
         """Attach ``connection`` to a game by token; it is told its seat and the position."""
         if game_id in self.broken:
             raise ProtocolError(
                 "unavailable", f"the game cannot be resumed: {self.broken[game_id]}"
             )
-        game = self.games.get(game_id)
+        try:
+            game = await self.find(game_id)  # a finished game comes back from the store
+        except PegsError:
+            raise ProtocolError("unavailable", "the game's record is damaged") from None
         if game is None:
             raise ProtocolError("bad_token")
         try:
@@ -309,6 +309,7 @@ class Registry:
         elif sum(c.seat is None for c in game.connections) >= 64:
             raise ProtocolError("unavailable", "this game has as many spectators as it may")
         game.connections.append(connection)
+        self.games.setdefault(game_id, game)
         rules = game.state.rules.name
         connection.send(protocol.welcome(game.id, seat, game.seats, rules))
         legal = legal_moves(game.state) if not game.state.is_over else ()

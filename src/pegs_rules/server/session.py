@@ -83,7 +83,7 @@ class Session:
         try:
             join = await asyncio.wait_for(self._first_join(), protocol.JOIN_TIMEOUT)
             self.board = join.board
-            return self.registry.join(self.game_id, join.token, self)
+            return await self.registry.join(self.game_id, join.token, self)
         except asyncio.TimeoutError:
             self.close("not_joined")
         except ProtocolError as error:
