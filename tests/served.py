@@ -31,14 +31,14 @@ SCHEMAS = Path(__file__).resolve().parents[1] / "specs" / "schema"
 
 
 @cache
-def protocol_validator(name: str) -> Draft202012Validator:
-    """The validator of ``specs/schema/protocol/<name>.schema.json``, every schema registered."""
+def server_validator(name: str) -> Draft202012Validator:
+    """The validator of ``specs/schema/server/<name>.schema.json``, every schema registered."""
     resources = []
-    for path in [*SCHEMAS.glob("*.schema.json"), *SCHEMAS.glob("protocol/*.schema.json")]:
+    for path in [*SCHEMAS.glob("*.schema.json"), *SCHEMAS.glob("server/*.schema.json")]:
         schema = json.loads(path.read_text(encoding="utf-8"))
         resources.append((schema["$id"], Resource.from_contents(schema)))
     registry: Registry[Any] = Registry().with_resources(resources)
-    schema = json.loads((SCHEMAS / "protocol" / f"{name}.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads((SCHEMAS / "server" / f"{name}.schema.json").read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema, registry=registry)
 
@@ -48,7 +48,7 @@ def check_message(document: Any, name: str | None = None) -> None:
     kind = name or document["type"]
     errors = [
         f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
-        for e in protocol_validator(kind).iter_errors(document)
+        for e in server_validator(kind).iter_errors(document)
     ]
     assert not errors, (kind, errors)
 

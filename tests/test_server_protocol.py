@@ -75,11 +75,14 @@ def test_state_messages_match_their_schema_and_hide_what_they_must() -> None:
     state = new_game(6, seed=11)
     for _ in range(80):
         before = state
-        state, events = apply_with_events(state, rng.choice(legal_moves(state)))
+        move = rng.choice(legal_moves(state))
+        state, events = apply_with_events(state, move)
     legal = legal_moves(state)
     for seat in [None, *range(6)]:
-        message = json.loads(protocol.state_message(state, seat, events, legal, "<svg/>"))
+        last = (str(move), events)
+        message = json.loads(protocol.state_message(state, seat, last, legal, "<svg/>"))
         check_message(message)
+        assert message["move"] == str(move)
         assert str(state.seed) not in json.dumps(message)
         if seat is None:
             assert message["moves"] is None and message["events"]["seat"] == "public"
@@ -117,13 +120,13 @@ def test_a_new_game_request_names_every_problem() -> None:
 
 
 def test_the_docs_describe_every_message_and_error_code() -> None:
-    page = (ROOT / "docs" / "protocol.rst").read_text(encoding="utf-8")
-    schemas = sorted(path.name for path in (SCHEMAS / "protocol").glob("*.schema.json"))
-    included = sorted(re.findall(r"protocol/([\w-]+\.schema\.json)", page))
+    page = (ROOT / "docs" / "server-protocol.rst").read_text(encoding="utf-8")
+    schemas = sorted(path.name for path in (SCHEMAS / "server").glob("*.schema.json"))
+    included = sorted(re.findall(r"server/([\w-]+\.schema\.json)", page))
     assert sorted(set(included)) == schemas
     for code in ERRORS:
         assert f"``{code}``" in page, code
-    listed = json.loads((SCHEMAS / "protocol" / "error.schema.json").read_text(encoding="utf-8"))
+    listed = json.loads((SCHEMAS / "server" / "error.schema.json").read_text(encoding="utf-8"))
     assert listed["properties"]["code"]["enum"] == list(ERRORS)
 
 

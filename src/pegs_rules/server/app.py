@@ -8,13 +8,16 @@ Routes:
 * ``GET /api/games/{id}``: who sits where, the ply, whose turn, the winner;
 * ``GET /api/games/{id}/record``: a finished game's record, for ``pegs replay``;
 * ``WS /api/games/{id}/ws``: the game's WebSocket (:mod:`pegs_rules.server.protocol`);
-* ``GET /play/{id}``: the browser client, which reads its token from the link;
+* ``GET /play/{id}``: the browser client (:mod:`pegs_rules.web`'s page with its
+  remote transport), which reads its token from the link;
+* ``GET /rules/{id}.html``: a ruling's one line, where the page links ruling ids;
 * ``GET /healthz``: ``{"ok": true, "games": N}``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import logging
 import multiprocessing
@@ -28,22 +31,34 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from pegs_rules.errors import FormatError, PegsError
 from pegs_rules.rules import PRESETS, Rules
+from pegs_rules.rulings import RULINGS
 from pegs_rules.serialize import from_data, to_data, to_json
 from pegs_rules.server.games import Registry, check_seat_kind, summary
 from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
 from pegs_rules.server.session import Session
 from pegs_rules.server.store import SqliteStore
+from pegs_rules.web.build import STATIC
 
 log = logging.getLogger("pegs_rules.server")
 
 MAX_BODY = 16 * 1024
 """The largest request body read, in bytes."""
+PAGE_FILES = {"style.css": "text/css", "icon.svg": "image/svg+xml"}
+"""The browser client's files besides its page and ``js/``."""
+PAGE_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+RULING_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{id}</title></head>
+<body><h1>{id}</h1><p>{summary}</p>
+<p>The full ruling, with its reasons and examples, is in the pegs-rules documentation.</p>
+</body></html>
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +192,21 @@ def create_app(config: ServerConfig) -> Starlette:
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "games": len(registry_of(request).games)})
 
+    async def page(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name == "config.json":
+            return JSONResponse({"transport": "remote", "docs": "../"}, headers=PAGE_HEADERS)
+        kind = PAGE_FILES.get(name)
+        path = STATIC / name if kind else STATIC / "index.html"
+        return FileResponse(path, media_type=kind or "text/html", headers=PAGE_HEADERS)
+
+    async def ruling(request: Request) -> Response:
+        key = request.path_params["ruling"]
+        if key not in RULINGS:
+            return Response("no such ruling\n", 404, media_type="text/plain")
+        body = RULING_PAGE.format(id=html.escape(key), summary=html.escape(RULINGS[key]))
+        return Response(body, 200, PAGE_HEADERS, "text/html")
+
     async def game_socket(socket: WebSocket) -> None:
         await Session(socket, registry_of(socket), socket.path_params["game"]).run()
 
@@ -186,6 +216,9 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/games/{game}/record", game_record),
         Route("/healthz", health),
         WebSocketRoute("/api/games/{game}/ws", game_socket),
+        Mount("/play/js", StaticFiles(directory=STATIC / "js")),
+        Route("/play/{name}", page),
+        Route("/rules/{ruling}.html", ruling),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 

@@ -106,7 +106,8 @@ class LiveGame:
 
     stored: StoredGame
     state: GameState
-    events: tuple[Event, ...] | None
+    last: tuple[str, tuple[Event, ...]] | None
+    """The move that led to ``state``, in notation, and its events."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: list[Connection] = field(default_factory=list)
     bots: asyncio.Task[None] | None = None
@@ -128,7 +129,7 @@ class LiveGame:
 
     def message_for(self, connection: Connection, legal: tuple[Move, ...]) -> str:
         board = self.board() if connection.board else None
-        return protocol.state_message(self.state, connection.seat, self.events, legal, board)
+        return protocol.state_message(self.state, connection.seat, self.last, legal, board)
 
     def seat_of(self, token: str) -> int | None:
         """The seat ``token`` belongs to, ``None`` for the spectator token; KeyError otherwise."""
@@ -227,19 +228,20 @@ class Registry:
         """Replay a stored record: the position, and the events of its last move."""
         record = stored.record
         state = record.start()
-        events: tuple[Event, ...] | None = None
+        last: tuple[str, tuple[Event, ...]] | None = None
         for ply, text in enumerate(record.moves):
             try:
                 move = parse_move(state, text)
                 if ply == len(record.moves) - 1:
                     state, events = apply_with_events(state, move)
+                    last = (text, events)
                 else:
                     state = apply(state, move)
             except PegsError as error:
                 raise PegsError(
                     f"game {stored.id}: move {ply + 1} {text!r} does not replay: {error}"
                 ) from None
-        return LiveGame(stored, state, events)
+        return LiveGame(stored, state, last)
 
     async def create(self, rules: Rules, players: int, seats: tuple[str, ...]) -> Created:
         """Deal a new game from a secret seed and store it."""
@@ -342,7 +344,8 @@ class Registry:
             try:
                 move = parse_move(state, request.move)
             except AmbiguousMoveError as error:
-                raise ProtocolError("ambiguous", str(error)) from None
+                candidates = [str(move) for move in error.candidates]
+                raise ProtocolError("ambiguous", str(error), candidates) from None
             except IllegalMoveError:
                 raise
             except NotationError as error:
@@ -358,7 +361,7 @@ class Registry:
         except PegsError as error:
             log.error("game %s: %s", game.id, error)
             raise ProtocolError("server_error") from None
-        game.state, game.events = after, events
+        game.state, game.last = after, (str(move), events)
         legal = legal_moves(after) if not after.is_over else ()
         for connection in list(game.connections):
             connection.send(game.message_for(connection, legal))

@@ -3,7 +3,7 @@
 Every message is one JSON object in a text frame, with a ``"type"``. The
 documents inside them (``view``, ``moves``, ``events``, ``explanation``) are
 the format-1 documents of :mod:`pegs_rules.serialize`; the JSON Schema of
-every message is in ``specs/schema/protocol/``.
+every message is in ``specs/schema/server/``.
 
 A client sends:
 
@@ -72,12 +72,24 @@ ERRORS = {
 
 
 class ProtocolError(Exception):
-    """A client frame the server refuses: ``code`` (one of :data:`ERRORS`) and a message."""
+    """A client frame the server refuses: ``code`` (one of :data:`ERRORS`) and a message.
 
-    def __init__(self, code: str, message: str | None = None) -> None:
+    ``candidates`` lists the moves an ``ambiguous`` shorthand could be.
+    """
+
+    def __init__(
+        self, code: str, message: str | None = None, candidates: list[str] | None = None
+    ) -> None:
         super().__init__(message or ERRORS[code])
         self.code = code
         self.message = message or ERRORS[code]
+        self.candidates = candidates
+
+    def answer(self) -> str:
+        """The ``error`` message that tells the client."""
+        if self.candidates is None:
+            return error(self.code, self.message)
+        return error(self.code, self.message, candidates=self.candidates)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,17 +208,18 @@ def welcome(game_id: str, seat: int | None, seats: tuple[str, ...], rules: str) 
 def state_message(
     state: GameState,
     seat: int | None,
-    events: tuple[Event, ...] | None,
+    last: tuple[str, tuple[Event, ...]] | None,
     legal: tuple[Move, ...],
     board: str | None,
 ) -> str:
     """The ``state`` message for ``seat`` (``None``: a spectator).
 
-    ``events`` are those of the move that led to ``state`` (redacted for the
-    reader), ``legal`` the legal moves (listed only to the seat to act) and
-    ``board`` the public SVG board, if wanted.
+    ``last`` is the move that led to ``state`` (in notation) and its events
+    (redacted for the reader), ``legal`` the legal moves (listed only to the
+    seat to act) and ``board`` the public SVG board, if wanted.
     """
-    message: dict[str, Any] = {"type": "state", "ply": state.ply}
+    move, events = last if last is not None else (None, None)
+    message: dict[str, Any] = {"type": "state", "ply": state.ply, "move": move}
     if seat is None:
         message["public"] = public_data(state)
         message["events"] = None if events is None else events_to_data(events, "public")

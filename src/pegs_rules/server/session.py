@@ -87,7 +87,7 @@ class Session:
         except asyncio.TimeoutError:
             self.close("not_joined")
         except ProtocolError as error:
-            self.send(protocol.error(error.code, error.message))
+            self.send(error.answer())
             self._finish(REFUSED)
         return None
 
@@ -113,7 +113,7 @@ class Session:
                 assert isinstance(message, MoveRequest)
                 self.send(protocol.illegal(message.move, error.rule, error.reason))
             except ProtocolError as error:
-                self.send(protocol.error(error.code, error.message))
+                self.send(error.answer())
             except Exception:  # a bug: this request fails, the server and its games go on
                 log.exception("game %s: request %r failed", self.game_id, message)
                 self.send(protocol.error("server_error"))
@@ -136,7 +136,7 @@ class Session:
         try:
             return protocol.read_frame(text)
         except ProtocolError as error:
-            self.send(protocol.error(error.code, error.message))
+            self.send(error.answer())
             return None
 
     async def _write(self) -> None:
