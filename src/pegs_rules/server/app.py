@@ -36,6 +36,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from pegs_rules import __version__
 from pegs_rules.errors import FormatError, PegsError
 from pegs_rules.rules import PRESETS, Rules
 from pegs_rules.rulings import RULINGS
@@ -195,7 +196,8 @@ def create_app(config: ServerConfig) -> Starlette:
     async def page(request: Request) -> Response:
         name = request.path_params["name"]
         if name == "config.json":
-            return JSONResponse({"transport": "remote", "docs": "../"}, headers=PAGE_HEADERS)
+            config = {"transport": "remote", "docs": "../", "version": __version__}
+            return JSONResponse(config, headers=PAGE_HEADERS)
         kind = PAGE_FILES.get(name)
         path = STATIC / name if kind else STATIC / "index.html"
         return FileResponse(path, media_type=kind or "text/html", headers=PAGE_HEADERS)

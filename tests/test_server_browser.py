@@ -1,0 +1,148 @@
+"""Two people in two browsers and two bots play a whole game through a real ``pegs serve``.
+
+Each person opens their join link in a separate browser context (separate storage, as
+two machines would be) and plays through the page's contract: ``[data-move]`` buttons,
+``[data-ply]``, ``[data-turn]``, ``[data-winner]``. The winner is checked against the
+server's record replayed here. Screenshots go to ``test-artifacts/serve/``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from browser import ARTIFACTS, CHROMIUM_ARGS, chromium, unavailable
+from served import Server, start_server, stop_server
+
+from pegs_rules import legal_moves, replay, view
+from pegs_rules.serialize import from_json, to_data
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+SHOTS = ARTIFACTS / "serve"
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[list[Server]]:
+    """The server, and the one started in its place after it is killed."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        unavailable("Playwright is not installed: pip install -e '.[dev]'")
+    chromium()
+    started = [start_server(tmp_path / "games.sqlite3")]
+    yield started
+    for server in started:
+        stop_server(server)
+
+
+def watch(page: Page, errors: list[str], server: Server) -> None:
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    own = re.compile(re.escape(server.url) + r"|ws://127\.0\.0\.1|blob:|data:")
+    page.route(lambda url: not own.match(url), lambda route: route.abort())
+
+
+def test_two_people_in_two_browsers_and_two_bots_play_to_the_end(servers: list[Server]) -> None:
+    """Midway the server is killed and started again: the pages reconnect by themselves."""
+    from playwright.sync_api import sync_playwright
+
+    server = servers[0]
+    created = server.create(players=4, seats=["human", "greedy", "human", "random"])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(11)
+    errors: list[str] = []
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        pages = {}
+        for seat in (0, 2):
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            watch(page, errors, server)
+            page.goto(created["links"][str(seat)])
+            page.wait_for_selector("main[aria-busy=false]")
+            pages[seat] = page
+        check_seat_sees_its_view(server, created["id"], pages)
+        pages[0].screenshot(path=str(SHOTS / "seat-0-start.png"))
+
+        deadline = time.monotonic() + 600
+        restarted = False
+        while not pages[0].get_attribute("[data-winner]", "data-winner"):
+            assert time.monotonic() < deadline, "the game did not end in time"
+            for seat, page in pages.items():
+                buttons = page.locator("[data-move]")
+                if buttons.count() == 0:
+                    continue
+                ply = page.get_attribute("[data-ply]", "data-ply")
+                buttons.nth(rng.randrange(buttons.count())).click()
+                page.wait_for_function(
+                    "ply => document.querySelector('[data-ply]').dataset.ply !== ply", arg=ply
+                )
+                if not restarted and int(ply or 0) >= 40:
+                    page.screenshot(path=str(SHOTS / f"seat-{seat}-in-progress.png"))
+                    server = restart(servers, pages, created["id"])
+                    restarted = True
+            time.sleep(0.02)
+        assert restarted
+        for seat, page in pages.items():
+            page.wait_for_function("() => document.querySelector('[data-winner]').dataset.winner")
+            page.screenshot(path=str(SHOTS / f"seat-{seat}-over.png"))
+        winners = {page.get_attribute("[data-winner]", "data-winner") for page in pages.values()}
+        plies = {page.get_attribute("[data-ply]", "data-ply") for page in pages.values()}
+        browser.close()
+
+    with urllib.request.urlopen(f"{server.url}/api/games/{created['id']}/record") as answer:
+        final = replay(from_json(answer.read().decode(), "record"))
+    assert winners == {str(final.winner)} and plies == {str(final.ply)}
+    # while the server was down, the browser itself logged each refused reconnection attempt
+    refused = re.compile(r"WebSocket connection to '.*' failed: .*ERR_CONNECTION_REFUSED")
+    assert not [error for error in errors if not refused.search(error)], errors
+
+
+def restart(servers: list[Server], pages: dict[int, Page], game_id: str) -> Server:
+    """SIGKILL the server, start it again, and wait for both pages to show the same game."""
+    killed = servers[-1]
+    killed.kill()
+    at_kill = killed.position(game_id)
+    servers.append(start_server(killed.db, port=killed.port))
+    for page in pages.values():
+        page.wait_for_function(
+            "() => /Reconnected/.test(document.querySelector('#engine-status').textContent)"
+        )
+    check_seat_sees_its_view(servers[-1], game_id, pages, at_least=at_kill.ply)
+    return servers[-1]
+
+
+def check_seat_sees_its_view(
+    server: Server, game_id: str, pages: dict[int, Page], at_least: int = 0
+) -> None:
+    """Each page shows its own seat's hand, and the legal moves only on its turn.
+
+    Checked once a person is to act (the bots have had their turns) at ply ``at_least`` or later.
+    """
+    deadline = time.monotonic() + 30
+    truth = server.position(game_id)
+    while truth.ply < at_least or truth.turn not in pages:
+        assert time.monotonic() < deadline, "the bots did not hand the turn back"
+        time.sleep(0.1)
+        truth = server.position(game_id)
+    for seat, page in pages.items():
+        page.wait_for_function(
+            "ply => document.querySelector('[data-ply]').dataset.ply === ply", arg=str(truth.ply)
+        )
+        hand = page.locator("#hands").inner_text()
+        mine = to_data(view(truth, seat))["hand"]
+        assert all(card in hand for card in mine), (hand, mine)
+        shown = page.locator("[data-move]").evaluate_all(
+            "buttons => buttons.map(b => b.dataset.move)"
+        )
+        expected = [str(m) for m in legal_moves(truth)] if truth.turn == seat else []
+        assert shown == expected
