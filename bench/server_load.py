@@ -9,7 +9,7 @@ the server answers, for ``--seconds`` seconds. Reports:
 * for each scripted move, the time from sending it until the state after it
   has reached every seat's connection of that game, p50 and p99. Clients and
   server share the machine, so this includes the clients' own delays;
-* the server process's CPU time.
+* the server process's CPU time, and the clients' (this process).
 
 By default the scripted seats move the moment they may (the server is
 saturated, and the latency is mostly queueing); ``--think`` paces them like
@@ -155,11 +155,12 @@ def main() -> int:
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start") from None
                     time.sleep(0.1)
-            before = cpu_seconds(server.pid)
+            before, own = cpu_seconds(server.pid), cpu_seconds(os.getpid())
             tables, elapsed = asyncio.run(
                 load(base, args.games, args.seconds, args.board, args.think)
             )
             server_cpu = cpu_seconds(server.pid) - before
+            client_cpu = cpu_seconds(os.getpid()) - own
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(30)
@@ -179,6 +180,7 @@ def main() -> int:
     print(
         f"server process CPU: {server_cpu / elapsed:.0%} of a core, {server_cpu / moves * 1000:.2f} ms a move"
     )
+    print(f"clients (this process) CPU: {client_cpu / elapsed:.0%} of a core")
     print(f"scripted moves measured: {len(waits)}")
     print(f"send -> every seat has the new state: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
     return 0
