@@ -21,7 +21,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from pegs_rules.board import team_of
@@ -95,8 +95,17 @@ def bot_move(kind: str, seed: int, seen: PlayerView, moves: tuple[Move, ...]) ->
 
 def public_state(state: GameState) -> GameState:
     """``state`` with every card removed: all that a public board drawing may use."""
-    return replace(
-        state, hands=((),) * state.players, draw_pile=(), discard_pile=(), seed=0, reshuffles=0
+    return GameState(
+        rules=state.rules,
+        pegs=state.pegs,
+        hands=((),) * state.players,
+        draw_pile=(),
+        discard_pile=(),
+        turn=state.turn,
+        dealer=state.dealer,
+        seed=0,
+        ply=state.ply,
+        winner=state.winner,
     )
 
 
