@@ -1,6 +1,6 @@
 """An independent, deliberately simple reference for legal-move generation and turns.
 
-Written straight from ``shared/design/rulings.md`` (both presets, ``arizona`` and
+Written straight from ``specs/rulings.md`` (both presets, ``arizona`` and
 ``standard``) and from the house-rule switches as the ruling ids ``variant.*`` describe
 them, for clarity, not speed, and without looking at the engine's move generator: paths
 are walked hole by hole, moves are tried on plain copies of the board, and the parts of a

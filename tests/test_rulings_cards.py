@@ -1,4 +1,4 @@
-"""Unit tests for the card rulings of shared/design/rulings.md (arizona preset).
+"""Unit tests for the card rulings of specs/rulings.md (arizona preset).
 
 Covers ``card.come-out``, ``card.ace``, ``card.face``, ``card.number``, ``card.seven``,
 ``card.seven.split``, ``card.eight``, ``card.nine``, ``card.joker``, ``card.joker.source``

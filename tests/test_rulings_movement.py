@@ -1,4 +1,4 @@
-"""Unit tests for the movement rulings of shared/design/rulings.md.
+"""Unit tests for the movement rulings of specs/rulings.md.
 
 Ruling ids covered: ``move.forward``, ``move.home-entry``, ``move.in-home``,
 ``move.blocking``, ``move.safe-holes``, ``move.landing`` and

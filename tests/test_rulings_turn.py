@@ -1,6 +1,6 @@
 """Unit tests for the board, deal, turn, team and end-of-game rulings.
 
-Ruling ids covered (shared/design/rulings.md, arizona preset): ``board.sides``,
+Ruling ids covered (specs/rulings.md, arizona preset): ``board.sides``,
 ``board.geometry``, ``board.pegs``, ``deck.composition``, ``deal.dealer``,
 ``deal.hands``, ``turn.sequence``, ``turn.must-play``, ``turn.discard``,
 ``turn.reshuffle``, ``turn.order``, ``team.control``, ``game.end``.

@@ -14,13 +14,14 @@ import jsonschema
 import pytest
 
 from pegs_rules import new_game
-from pegs_rules.rulings import DECIDED, RULINGS
+from pegs_rules.rulings import ADDED, RULINGS
 from pegs_rules.spec import SPECS, check_case, check_game, load_cases, load_games, main
 from pegs_rules.spec.suite import rules_of
+from pegs_rules.specfiles import rulings_sections
 
 CASES = load_cases()
 GAMES = load_games()
-RULINGS_MD = Path(__file__).resolve().parents[2] / "shared" / "design" / "rulings.md"
+RULINGS_MD = SPECS / "rulings.md"
 
 
 def _schema(name: str) -> dict[str, Any]:
@@ -147,11 +148,28 @@ def test_suite_size_and_player_counts() -> None:
     assert {"4", "6", "8"} <= set(players)
 
 
-@pytest.mark.skipif(not RULINGS_MD.exists(), reason="needs the shared rulings beside the checkout")
-def test_known_rulings_match_the_normative_list() -> None:
+def test_the_rulings_text_and_the_code_name_the_same_rulings() -> None:
+    written = list(rulings_sections())
+    assert sorted(written) == sorted(RULINGS)
+    assert len(set(written)) == len(written)
+
+
+def test_every_id_the_rulings_text_mentions_is_a_ruling() -> None:
     text = RULINGS_MD.read_text(encoding="utf-8")
-    ids = set(re.findall(r"`([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)`", text))
-    assert set(DECIDED) <= ids <= set(RULINGS)
+    ids = set(re.findall(r"`([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+)`", text)) - {"rulings.md"}
+    assert ids - set(RULINGS) == set()
+
+
+@pytest.mark.parametrize("rule", sorted(RULINGS))
+def test_each_ruling_says_what_each_preset_does_and_where_it_comes_from(rule: str) -> None:
+    text = rulings_sections()[rule]
+    heads = re.findall(r"^\*\*([^*]+)\.\*\*", text, flags=re.MULTILINE)
+    assert heads[-1] == "Sources" and heads.count("Sources") == 1
+    said = heads[:-1]
+    assert said in (["Both presets"], ["arizona", "standard"]) or (
+        len(said) == 1 and said[0].startswith("Switch `")
+    ), said
+    assert ("*Added (" in text) == (rule in ADDED)
 
 
 def test_dump_is_one_json_document_with_everything() -> None:

@@ -58,6 +58,7 @@ from pegs_rules.position import parse_position
 from pegs_rules.rules import PRESETS, find_preset, with_rule
 from pegs_rules.rulings import ADDED, DECIDED, RULINGS
 from pegs_rules.spec import load_cases
+from pegs_rules.specfiles import ruling_text
 from pegs_rules.state import GameState, new_game
 
 logger = logging.getLogger(__name__)
@@ -175,6 +176,12 @@ def test_mentions() -> dict[str, tuple[str, ...]]:
 
 
 # --- small helpers ------------------------------------------------------------------------------
+
+
+def markdown_to_rst(text: str) -> list[str]:
+    """The few Markdown forms of ``specs/rulings.md`` (bold, italics, code) as reST lines."""
+    return re.sub(r"(?<!`)`([^`]+)`(?!`)", r"``\1``", text).splitlines()
+
 
 _RST_SPECIAL = re.compile(r"([\\`*_|\[\]<>])")
 
@@ -359,17 +366,15 @@ class RulingDirective(RstDirective):
         std.anonlabels[rule] = (self.env.docname, rule)
         self.env.metadata[self.env.docname]["ruling"] = rule
         if rule in DECIDED:
-            origin = "a normative ruling of the project (``shared/design/rulings.md``)"
+            origin = "a ruling of the project's original design"
         elif self.options.get("switch"):
             origin = (
-                "a house-rule switch of this library, "
+                "a house-rule switch added by this library, "
                 f"the field ``{self.options['switch']}`` of the rules object"
             )
         else:
-            origin = (
-                "added by this library, where the normative rulings are silent "
-                "(:data:`pegs_rules.rulings.ADDED`)"
-            )
+            origin = "added by this library, where the original rulings are silent"
+        self.env.note_dependency(str(SPECS / "rulings.md"))
         lines = [
             ".. rst-class:: ruling-card",
             "",
@@ -378,6 +383,12 @@ class RulingDirective(RstDirective):
             ":Presets:",
             *(f"   * {line}" for line in self.presets()),
             f":Link here: ``rules/{rule}.html#{rule}``",
+            "",
+            ".. admonition:: The ruling, as ``specs/rulings.md`` states it",
+            "   :class: ruling-text",
+            "",
+            *(f"   {line}" if line else "" for line in markdown_to_rst(ruling_text(rule))),
+            "",
         ]
         return self.parse_rst(lines)
 
@@ -567,7 +578,17 @@ class RulingsIndexDirective(RstDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        result: list[nodes.Node] = []
+        switches = [rule for rule in ADDED if rule.startswith("variant.")]
+        finer = len(ADDED) - len(switches)
+        result: list[nodes.Node] = self.parse_rst(
+            [
+                f"{len(RULINGS)} rulings: {len(DECIDED)} from the project's original design and "
+                f"{len(ADDED)} added by this library where that design is silent (marked *added*): "
+                f"{finer} finer point{'s' if finer != 1 else ''} of play and "
+                f"{len(switches)} house-rule switch{'es' if len(switches) != 1 else ''}.",
+                "",
+            ]
+        )
         for area, rules in rulings_by_area().items():
             lines = [
                 f".. rubric:: {area}",

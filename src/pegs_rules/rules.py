@@ -1,6 +1,6 @@
 """Rules as data: a frozen :class:`Rules` object naming every choice the engine reads.
 
-Two presets follow ``shared/design/rulings.md``: :data:`ARIZONA` (the default)
+Two presets follow the rulings in ``specs/rulings.md``: :data:`ARIZONA` (the default)
 and :data:`STANDARD`. House rules are switches on the same object, usable
 with either preset; each switch cites the rule id that defines it::
 

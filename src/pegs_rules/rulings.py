@@ -1,8 +1,11 @@
 """The ruling ids the engine implements and cites, with one line each.
 
-The ids come from the project's normative rulings; :data:`ADDED` holds the
-finer rulings this library had to decide where those are silent. Every
-:class:`~pegs_rules.errors.IllegalMoveError` names one of these ids.
+The full text of every ruling, preset by preset and with its sources, is
+``specs/rulings.md`` (:func:`pegs_rules.specfiles.ruling_text` reads it).
+:data:`DECIDED` holds the rulings of the original design; :data:`ADDED` the
+finer rulings and house-rule switches this library had to decide where those
+are silent. Every :class:`~pegs_rules.errors.IllegalMoveError` names one of
+these ids.
 
 >>> RULINGS["move.blocking"]
 "No move may pass or land on a peg of the moving peg's colour (jokers excepted)."
@@ -47,7 +50,7 @@ DECIDED: dict[str, str] = {
     "move.landing.in-spot": "The knocked team peg lands on its in-spot: same colour there is illegal.",
     "game.end": "The game ends at once when one team has every peg home; that team wins.",
 }
-"""The normative rulings (``shared/design/rulings.md``)."""
+"""The rulings of the original design, worded in ``specs/rulings.md``."""
 
 ADDED: dict[str, str] = {
     "turn.pass": "A seat with no cards passes; it then draws as at the end of any turn.",

@@ -1,0 +1,57 @@
+"""Where the conformance suite lives, and the rulings text in it.
+
+The folder ``specs/`` (cases, game vectors, JSON Schemas and ``rulings.md``,
+the normative text of every ruling) sits at the top of a source checkout and
+ships inside the wheel as ``pegs_rules/specs``. :func:`specs_dir` finds it in
+either place; :func:`ruling_text` reads one ruling from ``rulings.md``.
+
+>>> (specs_dir() / "rulings.md").is_file()
+True
+>>> ruling_text("card.ace").splitlines()[0]
+'**Both presets.** Besides coming out, an ace moves a peg one hole forward.'
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from pegs_rules.errors import PegsError
+
+_HERE = Path(__file__).resolve().parent
+_PLACES = (_HERE / "specs", _HERE.parents[1] / "specs")
+"""Installed package data first, then the folder of a source checkout (``src/`` layout)."""
+_HEADING = re.compile(r"^### `([a-z0-9.-]+)`", re.MULTILINE)
+
+
+def specs_dir() -> Path:
+    """The ``specs`` folder: the package's copy, else the source checkout's.
+
+    Raises :class:`~pegs_rules.errors.PegsError` if neither exists (a broken
+    installation).
+    """
+    for place in _PLACES:
+        if (place / "cases").is_dir():
+            return place
+    raise PegsError("the conformance suite (specs/) is missing from this installation")
+
+
+@cache
+def rulings_sections() -> dict[str, str]:
+    """Each ruling id of ``specs/rulings.md`` with its text (Markdown), in file order."""
+    text = (specs_dir() / "rulings.md").read_text(encoding="utf-8")
+    parts = _HEADING.split(text)
+    sections = {}
+    for rule, body in zip(parts[1::2], parts[2::2], strict=True):
+        body = re.split(r"^#{1,3} ", body, maxsplit=1, flags=re.MULTILINE)[0]
+        sections[rule] = body.strip()
+    return sections
+
+
+def ruling_text(rule: str) -> str:
+    """The normative text of ruling ``rule``, as written in ``specs/rulings.md``."""
+    try:
+        return rulings_sections()[rule]
+    except KeyError:
+        raise PegsError(f"no ruling {rule!r} in specs/rulings.md") from None
