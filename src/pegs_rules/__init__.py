@@ -52,7 +52,7 @@ from pegs_rules.turn import apply
 from pegs_rules.validate import validate
 from pegs_rules.views import PlayerView, determinize, view
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "ARIZONA",

@@ -31,7 +31,7 @@ from pegs_rules.spec.harness import junit_xml, report, run_suite
 from pegs_rules.spec.perft import divide, perft
 from pegs_rules.spec.protocol import serve
 from pegs_rules.spec.record import fill_perft, write_games
-from pegs_rules.spec.suite import case_state, load_cases, load_games, load_perft
+from pegs_rules.spec.suite import SPECS, case_state, load_cases, load_games, load_perft
 from pegs_rules.state import GameState
 
 
@@ -121,6 +121,9 @@ def _check(args: argparse.Namespace) -> int:
         ReferenceEngine() if args.engine is None else EngineProcess(args.engine, args.timeout)
     )
     cases, games, positions = load_cases(), load_games(), load_perft()
+    if not cases or not games:
+        print(f"no conformance cases or games found in {SPECS}", file=sys.stderr)
+        return 2
     if args.only:
         prefixes = tuple(args.only)
         cases = [c for c in cases if c["id"].startswith(prefixes)]

@@ -18,10 +18,11 @@ from pegs_rules.cards import parse_cards
 from pegs_rules.errors import PegsError
 from pegs_rules.position import parse_position
 from pegs_rules.rules import Rules, find_preset, with_rule
+from pegs_rules.specfiles import specs_dir
 from pegs_rules.state import GameState
 
-SPECS = Path(__file__).resolve().parents[3] / "specs"
-"""The suite in a source checkout."""
+SPECS = specs_dir()
+"""The suite: the package's copy, or a source checkout's ``specs/``."""
 
 
 def load_cases(root: Path = SPECS) -> list[dict[str, Any]]:
