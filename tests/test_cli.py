@@ -2,19 +2,41 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import re
 import subprocess
 import sys
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
 import pytest
 
-from pegs_rules import ReplayError, apply, from_json, legal_moves, new_game, replay
-from pegs_rules.cli import EXIT_INTERRUPTED, colour_board, main, run_simulation, use_colour
+import pegs_rules
+from pegs_rules import (
+    ARIZONA,
+    ReplayError,
+    apply,
+    from_json,
+    legal_moves,
+    new_game,
+    record_of,
+    replay,
+    to_json,
+)
+from pegs_rules.cli import (
+    EXIT_INTERRUPTED,
+    HelpFormatter,
+    build_parser,
+    colour_board,
+    main,
+    run_simulation,
+    use_colour,
+)
 from pegs_rules.notation import format_move
 from pegs_rules.render import text as board_text
 from pegs_rules.rulings import RULINGS
@@ -98,6 +120,25 @@ def test_replay_of_something_else(run: Runner, tmp_path: Path) -> None:
     assert code == 2 and "cannot read" in err
 
 
+def test_replay_of_a_file_that_is_not_utf8(run: Runner, tmp_path: Path) -> None:
+    latin = tmp_path / "latin.json"
+    data = b'{"format": 1, "type": "record", "caf\xe9": 1}'
+    latin.write_bytes(data)
+    code, out, err = run(["replay", str(latin)])
+    assert code == 2 and not out
+    assert f"{latin} is not UTF-8 text (byte {data.index(0xE9)})" in err
+
+
+def test_replay_never_prints_escape_sequences_from_the_file(run: Runner, tmp_path: Path) -> None:
+    record = record_of(new_game(4, seed=1, rules=replace(ARIZONA, name="evil\x1b[2J\x07")), [])
+    path = tmp_path / "evil.json"
+    path.write_text(to_json(record))
+    code, out, _ = run(["replay", str(path)])
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out
+    assert "rules evil\\x1b[2J\\x07," in out
+
+
 # --------------------------------------------------------------------------
 # explain
 # --------------------------------------------------------------------------
@@ -116,6 +157,19 @@ def test_explain(run: Runner) -> None:
     assert code == 0 and "turn.must-play" in out and "turn.discard" in out
     code, _, err = run(["explain", "card.seven.spilt"])
     assert code == 2 and "did you mean card.seven.split" in err
+
+
+def test_explain_prints_the_whole_ruling_the_presets_and_where_to_read_more(run: Runner) -> None:
+    code, out, _ = run(["explain", "team.control"])
+    assert code == 0
+    assert "arizona. On their turn a player may move any peg of their team" in out
+    assert "standard. A player moves only their own pegs" in out
+    assert "Sources. R6, R25, R35; Q17, Q19." in out
+    assert "rules/team.control.html" in out and "specs/rulings.md" in out
+    assert max(map(len, out.splitlines()[2:])) <= 80
+    code, out, _ = run(["explain", "variant.face-values"])
+    assert code == 0
+    assert "arizona: 10 10 10" in out and "standard: 10 10 10" in out
 
 
 # --------------------------------------------------------------------------
@@ -168,10 +222,57 @@ def test_play_rejects_bad_input_and_goes_on(run: Runner) -> None:
     assert "leaving the game" in out
 
 
-def test_play_to_the_end(run: Runner) -> None:
-    code, out, _ = run(["play", "--seed", "2", "--players", "4"], "1\n" * 2000)
+def test_play_to_the_end(run: Runner, tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    argv = ["play", "--seed", "2", "--players", "4", "--record", str(record)]
+    code, out, _ = run(argv, "1\n" * 2000)
     assert code == 0
-    assert re.search(r"team [01] wins after \d+ turns: (your|the other) team wins", out)
+    final = replay(from_json(record.read_text(), "record"))
+    team = final.winner
+    assert team is not None
+    seats = " and ".join(
+        f"seat {s} ({'you' if s == 0 else 'greedy'})" for s in range(4) if s % 2 == team
+    )
+    verdict = "Your team wins!" if team == 0 else "Your team loses."
+    assert f"Team {team} wins after {final.ply} turns: {seats}. {verdict}" in out
+
+
+def test_play_says_which_cards_were_drawn(run: Runner) -> None:
+    state = new_game(4, seed=SEED)
+    seat = first_seat()
+    move = legal_moves(state)[0]
+    after = apply(state, move)
+    kept = list(state.hands[seat])
+    kept.remove(move.card)  # type: ignore[union-attr]
+    new = sorted((Counter(after.hands[seat]) - Counter(kept)).elements())
+    code, out, _ = run(["play", "--seed", str(SEED), "--seat", str(seat)], "1\n")
+    assert code == 0
+    assert f"you drew {' '.join(c.symbol for c in new)}" in out
+
+
+def test_play_keeps_the_seed_secret_unless_asked(run: Runner) -> None:
+    code, out, _ = run(["play", "--seed", "123456789", "--seat", str(first_seat())], "q\n")
+    assert code == 0 and "123456789" not in out
+    code, out, _ = run(["play", "--seed", "123456789", "--show-seed"], "q\n")
+    assert code == 0 and "seed 123456789" in out.splitlines()[0]
+
+
+def test_play_offers_to_save_the_record_on_quit(run: Runner, tmp_path: Path) -> None:
+    record = tmp_path / "left.json"
+    seat = first_seat()
+    code, out, _ = run(["play", "--seed", str(SEED), "--seat", str(seat)], f"1\nq\n{record}\n")
+    assert code == 0
+    assert "save the game record?" in out and f"game record written to {record}" in out
+    saved = from_json(record.read_text(), "record")
+    assert saved.seed == SEED and saved.moves[0] == str(legal_moves(new_game(4, seed=SEED))[0])
+    code, out, _ = run(["play", "--seed", str(SEED), "--seat", str(seat)], "q\n\n")
+    assert code == 0 and "not saved" in out
+
+
+def test_play_board_fits_80_columns_at_8_players(run: Runner) -> None:
+    code, out, _ = run(["play", "--players", "8", "--seed", "5", "--bots", "random"], "1\n" * 300)
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 class Interrupted:
@@ -201,7 +302,7 @@ def test_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     state = new_game(4, seed=1)
     for _ in range(40):
         state = apply(state, legal_moves(state)[-1])
-    plain = board_text(state)
+    plain = board_text(state, compact=True)
     painted = colour_board(plain)
     assert "\x1b[1;38;5;" in painted
     assert re.sub(r"\x1b\[[0-9;]*m", "", painted) == plain
@@ -242,14 +343,65 @@ def test_simulate_on_a_thread_pool(capsys: pytest.CaptureFixture[str]) -> None:
         ["simulate", "--bots", "greedy,clever"],
         ["simulate", "--workers", "0"],
         ["play", "--seat", "4"],
+        ["play", "--seat", "-1"],
         ["demo", "--bots", "mcts:zero"],
-        [],
+        ["demo", "--max-turns", "0"],
+        ["demo", "--board-every", "-2"],
+        ["simulate", "--games", "0"],
+        ["simulate", "--games", "-5"],
+        ["simulate", "--games", "many"],
+        ["simulate", "--max-turns", "0"],
+        ["demo", "--players", "5"],
     ],
 )
-def test_bad_arguments(run: Runner, argv: list[str]) -> None:
+def test_bad_arguments_are_reported_by_their_subcommand(
+    run: Runner, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exit_:
         run(argv)
     assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"usage: pegs {argv[0]} " in err and f"pegs {argv[0]}: error: argument {argv[1]}" in err
+
+
+def test_bare_pegs_prints_the_help(run: Runner) -> None:
+    code, out, _ = run([])
+    assert code == 0
+    assert out.startswith("usage: pegs ") and "examples:" in out
+    for command in ("demo", "play", "simulate", "replay", "explain"):
+        assert re.search(rf"^    {command} ", out, re.M)
+
+
+def test_version(run: Runner, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        run(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"pegs {pegs_rules.__version__}\n"
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "simulate", "replay", "explain"])
+def test_every_option_has_help_and_its_default(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = build_parser()
+    with pytest.raises(SystemExit):
+        parser.parse_args([command, "--help"])
+    out = capsys.readouterr().out
+    assert "examples:\n  pegs " + command in out
+    sub = next(
+        action.choices[command]
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    for action in sub._actions:
+        if action.option_strings and action.dest != "help":
+            assert action.help, action.dest
+            said = f"{action.option_strings[-1]}"
+            assert said in out
+            if action.default not in (None, False) and not isinstance(action.default, str):
+                assert "default: " in (action.help or "") or HelpFormatter("pegs")._get_help_string(
+                    action
+                ).count("default")
 
 
 def test_python_dash_m() -> None:

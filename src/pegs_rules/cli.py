@@ -4,11 +4,13 @@
 * ``pegs play``: play one seat in the terminal against bots;
 * ``pegs simulate --games 200 --bots mcts,greedy --workers 2``: many games, with statistics;
 * ``pegs replay FILE``: replay a game record (JSON), turn by turn;
-* ``pegs explain [ID]``: the rulings, or one of them;
-* ``pegs web build OUT_DIR``: the browser playground as a folder of static files;
-* ``pegs serve``: a game server for network play (:mod:`pegs_rules.server`).
+* ``pegs explain [ID]``: the rulings, or one of them in full;
+* ``pegs web build OUT_DIR``: the browser playground as a folder of static files.
 
 Every command is :func:`main` with its arguments, so it runs in-process too.
+Each subcommand is a pair of functions, ``add_NAME`` (its parser, options and
+help) and ``run_NAME`` (what it does with the parsed arguments); adding one
+is adding such a pair to :data:`SUBCOMMANDS`.
 """
 
 from __future__ import annotations
@@ -16,24 +18,28 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import random
 import re
+import secrets
 import signal
 import sys
-from collections.abc import Sequence
+import textwrap
+from collections import Counter
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
+from pegs_rules import __version__
 from pegs_rules.board import location_name, team_of
 from pegs_rules.bots import Bot, decide, make_bot
-from pegs_rules.cards import format_cards
+from pegs_rules.cards import Rank, format_cards
 from pegs_rules.errors import AmbiguousMoveError, IllegalMoveError, NotationError, PegsError
 from pegs_rules.movegen import legal_moves
-from pegs_rules.moves import Move, parse_notation
+from pegs_rules.moves import Discard, Move, Play, parse_notation
 from pegs_rules.notation import format_move, parse_move
 from pegs_rules.records import GameRecord, record_of
 from pegs_rules.render import text as board_text
+from pegs_rules.rules import PRESETS, rule_text
 from pegs_rules.rulings import ADDED, RULINGS
 from pegs_rules.serialize import from_json, to_json
 from pegs_rules.simulate import (
@@ -44,22 +50,60 @@ from pegs_rules.simulate import (
     write_csv,
     write_json,
 )
+from pegs_rules.specfiles import ruling_text
 from pegs_rules.state import GameState, new_game
 from pegs_rules.turn import apply
 
 EXIT_INTERRUPTED = 130
 """The exit code after Ctrl-C, as shells report a process ended by SIGINT."""
+DOCS = "https://pegs-rules.readthedocs.io/en/latest"
+"""Where the documentation is published."""
 
 
-def _bots(parser: argparse.ArgumentParser, text: str) -> tuple[str, ...]:
+def printable(text: str) -> str:
+    """``text`` with every control character escaped, safe to print to a terminal.
+
+    Text read from a file (a rules name in a record) may hold escape sequences
+    that would recolour, move or retitle the terminal; they are shown as
+    ``\\x1b`` and the like instead.
+
+    >>> printable("house\x1b[2J rules")
+    'house\\x1b[2J rules'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+# --------------------------------------------------------------------------
+# option types: bad values are reported by the parser that owns the option
+# --------------------------------------------------------------------------
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An option type: a whole number no smaller than ``minimum``."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+
+    whole.__name__ = f"a whole number >= {minimum}"
+    return whole
+
+
+def bot_list(text: str) -> tuple[str, ...]:
+    """An option type: comma-separated bot names, each one :func:`make_bot` knows."""
     names = tuple(name.strip() for name in text.split(",") if name.strip())
     if not names:
-        parser.error("--bots: name at least one bot")
+        raise argparse.ArgumentTypeError("name at least one bot")
     for name in names:
         try:
             make_bot(name)
         except ValueError as error:
-            parser.error(f"--bots: {error}")
+            raise argparse.ArgumentTypeError(str(error)) from None
     return names
 
 
@@ -82,7 +126,7 @@ def demo(
     seats = [bot_names[s % len(bot_names)] for s in range(players)]
     bots: list[Bot] = [make_bot(seats[s], seed * 100 + s) for s in range(players)]
     width = max(len(name) for name in seats)
-    print(f"pegs-rules demo: {players} players, preset {state.rules.name}, seed {seed}")
+    print(f"pegs-rules demo: {players} players, preset {printable(state.rules.name)}, seed {seed}")
     print(f"dealer: seat {state.dealer}; teams: 0 = even seats, 1 = odd seats")
     print("bots: " + ", ".join(f"seat {s} {name}" for s, name in enumerate(seats)))
     moves: list[Move] = []
@@ -119,7 +163,7 @@ def demo(
 
 _ANSI = (25, 214, 36, 175, 74, 166, 244, 227)
 """256-colour terminal approximations of :data:`pegs_rules.render.SEAT_COLOURS`."""
-_SEAT_LINE = re.compile(r"^(seat (\d+)\s*:\s*\d+ )(.{54})(.*)$")
+_SEAT_LINE = re.compile(r"^(seat (\d+)\s*:\s*\d+ )(.{36})( +\d+  start \d  home )(.*)$")
 
 
 def _paint(text: str, seat: int) -> str:
@@ -131,17 +175,15 @@ def _paint_digits(text: str, seat: int) -> str:
 
 
 def colour_board(board: str) -> str:
-    """The text board of :func:`pegs_rules.render.text` with every peg in its seat's colour."""
+    """The compact board of :func:`pegs_rules.render.text` with every peg in its seat's colour."""
     lines = []
     for line in board.splitlines():
         match = _SEAT_LINE.match(line)
         if match:
-            head, seat, cells, tail = match.groups()
+            head, seat, cells, middle, lane = match.groups()
             cells = re.sub(r"\d", lambda m: _paint(m.group(), int(m.group())), cells)
-            lane = tail.rfind("[")
-            if lane >= 0:
-                tail = tail[:lane] + _paint_digits(tail[lane:], int(seat))
-            line = _paint(head.rstrip(), int(seat)) + " " + cells + tail
+            lane = _paint_digits(lane, int(seat))
+            line = _paint(head.rstrip(), int(seat)) + " " + cells + middle + lane
         lines.append(line)
     return "\n".join(lines)
 
@@ -183,13 +225,11 @@ class HumanSeat:
         return line.strip()
 
     def show(self, state: GameState) -> None:
-        board = board_text(state)
+        board = board_text(state, compact=True)
         print(colour_board(board) if self.colour else board)
-        others = ", ".join(
-            f"seat {s} {len(h)}" for s, h in enumerate(state.hands) if s != self.seat
-        )
+        others = " ".join(f"{s}:{len(h)}" for s, h in enumerate(state.hands) if s != self.seat)
         top = state.discard_pile[-1].symbol if state.discard_pile else "none"
-        print(f"cards held: {others}; draw pile {len(state.draw_pile)}; discard pile top: {top}")
+        print(f"cards held by seat {others}; draw pile {len(state.draw_pile)}; discard top {top}")
 
     def list_moves(self, state: GameState, moves: tuple[Move, ...]) -> None:
         print(f"your hand: {format_cards(state.hands[self.seat])}")
@@ -240,28 +280,91 @@ class HumanSeat:
                 print("type ? for help, or a move's number")
 
 
+def drawn(before: GameState, after: GameState, seat: int, played: Move) -> tuple[Rank, ...]:
+    """The cards ``seat`` drew while ``played`` was carried out (``turn.sequence``)."""
+    kept = Counter(before.hands[seat])
+    if before.turn == seat and isinstance(played, (Play, Discard)):
+        kept[played.card] -= 1
+    return tuple(sorted((Counter(after.hands[seat]) - kept).elements()))
+
+
+def winners_text(state: GameState, seat: int, names: dict[int, str]) -> str:
+    """Who won, in words: the team, its seats, and whether that is the player's team."""
+    team = state.winner
+    members = [s for s in range(state.players) if team_of(s) == team]
+    who = " and ".join(f"seat {s} ({'you' if s == seat else names[s]})" for s in members)
+    verdict = "Your team wins!" if team == team_of(seat) else "Your team loses."
+    return f"Team {team} wins after {state.ply} turns: {who}. {verdict}"
+
+
+def save_record(path: str, start: GameState, moves: Sequence[Move]) -> bool:
+    """Write the game record to ``path``; say where, or why not."""
+    try:
+        Path(path).write_text(to_json(record_of(start, moves), indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        print(f"could not write {path}: {error.strerror or error}")
+        return False
+    print(f"game record written to {path} (replay it with: pegs replay {path})")
+    return True
+
+
+def offer_record(human: HumanSeat, start: GameState, moves: Sequence[Move]) -> None:
+    """On leaving: ask whether to save the game record, and where."""
+    print("The record holds the seed, so it reveals every card; keep it to yourself until")
+    print("the game is over for everyone.")
+    while True:
+        try:
+            answer = human.ask("save the game record? file name (Enter: don't save): ")
+        except EOFError:
+            answer = ""
+        if not answer:
+            print("not saved")
+            return
+        if save_record(answer, start, moves):
+            return
+
+
 def play(
     players: int,
     seat: int,
-    seed: int,
+    seed: int | None,
     bot_names: Sequence[str],
     colour: bool,
+    *,
+    record: str | None = None,
+    show_seed: bool = False,
 ) -> int:
-    """A game in the terminal: the player at ``seat``, bots elsewhere. Returns the exit code."""
-    state = new_game(players, seed=seed)
+    """A game in the terminal: the player at ``seat``, bots elsewhere. Returns the exit code.
+
+    Without ``seed`` the deal comes from a secret seed that is never printed
+    unless ``show_seed``: the seed decides every hidden card. ``record`` names
+    a file to write the game record to when the game ends or the player leaves;
+    without it, leaving offers to save it.
+    """
+    if seed is None:
+        seed = secrets.randbits(128)
+    state = start = new_game(players, seed=seed)
     others = [s for s in range(players) if s != seat]
     names = {s: bot_names[i % len(bot_names)] for i, s in enumerate(others)}
     bots = {s: make_bot(names[s], seed * 100 + s) for s in others}
     mates = [s for s in range(players) if team_of(s) == team_of(seat) and s != seat]
-    print(f"Pegs and Jokers: {players} players, rules {state.rules.name}, seed {seed}")
+    shown = f", seed {seed}" if show_seed else ""
+    print(f"Pegs and Jokers: {players} players, rules {printable(state.rules.name)}{shown}")
     print(
         f"You are seat {seat}, team {team_of(seat)} with seat(s) "
         + " ".join(map(str, mates))
         + "; you may move any peg of your team."
     )
-    print("bots: " + ", ".join(f"seat {s} {names[s]}" for s in others))
+    by_bot: dict[str, list[int]] = {}
+    for other in others:
+        by_bot.setdefault(names[other], []).append(other)
+    print(
+        "bots: "
+        + "; ".join(f"{name} at seat(s) {' '.join(map(str, at))}" for name, at in by_bot.items())
+    )
     print("Type ? for help. Ctrl-D or q leaves.")
     human = HumanSeat(seat, colour)
+    moves: list[Move] = []
     try:
         while not state.is_over:
             actor = state.turn
@@ -272,15 +375,27 @@ def play(
             else:
                 move = decide(bots[actor], state)
                 print(f"seat {actor} ({names[actor]}) plays {move}")
-            state = apply(state, move)
-    except (EOFError, _Quit):
+            after = apply(state, move)
+            moves.append(move)
+            if after.reshuffles != state.reshuffles:
+                print("the draw pile ran out: the discard pile is shuffled into a new one")
+            new_cards = drawn(state, after, seat, move)
+            if new_cards:
+                print(f"you drew {format_cards(new_cards)}")
+            state = after
+    except (EOFError, _Quit) as leaving:
         print()
-        print(f"leaving the game after {state.ply} turns (seed {seed})")
+        print(f"leaving the game after {state.ply} turns")
+        if record:
+            save_record(record, start, moves)
+        elif isinstance(leaving, _Quit):
+            offer_record(human, start, moves)
         return 0
     print()
     human.show(state)
-    verdict = "your team wins" if state.winner == team_of(seat) else "the other team wins"
-    print(f"team {state.winner} wins after {state.ply} turns: {verdict}")
+    print(winners_text(state, seat, names))
+    if record:
+        save_record(record, start, moves)
     return 0
 
 
@@ -336,12 +451,20 @@ def run_simulation(
 def replay_file(path: str, *, board: bool = False) -> int:
     """Replay the game record in ``path`` (``-`` for standard input), printing each turn."""
     try:
-        data = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as error:
         print(f"pegs replay: cannot read {path}: {error.strerror or error}", file=sys.stderr)
         return 2
     try:
-        record = from_json(data, "record")
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        print(
+            f"pegs replay: {path} is not UTF-8 text (byte {error.start}), so not a game record",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        record = from_json(text, "record")
     except PegsError as error:
         print(f"pegs replay: {path} is not a game record: {error}", file=sys.stderr)
         return 2
@@ -352,8 +475,8 @@ def _replay(record: GameRecord, board: bool) -> int:
     state = record.start()
     dealer = "drawn from the seed" if record.dealer is None else f"seat {record.dealer}"
     print(
-        f"replaying: {record.players} players, rules {record.rules.name}, seed {record.seed}, "
-        f"dealer {dealer}, {len(record.moves)} moves"
+        f"replaying: {record.players} players, rules {printable(record.rules.name)}, "
+        f"seed {record.seed}, dealer {dealer}, {len(record.moves)} moves"
     )
     for turn, text in enumerate(record.moves, 1):
         seat = state.turn
@@ -380,20 +503,39 @@ def _replay(record: GameRecord, board: bool) -> int:
     return 0
 
 
+def plain(markdown: str) -> str:
+    """The Markdown of ``specs/rulings.md`` as terminal text: no marks, wrapped to 78 columns."""
+    paragraphs = re.sub(r"\*\*|`|(?<!\w)\*|\*(?!\w)", "", markdown).split("\n\n")
+    return "\n\n".join(textwrap.fill(" ".join(p.split()), 78) for p in paragraphs)
+
+
 def explain_rulings(ruling: str | None) -> int:
-    """List every ruling id with its summary, or print one; 2 for an unknown id."""
+    """List every ruling id with its summary, or print one in full; 2 for an unknown id."""
     if ruling is None:
         width = max(map(len, RULINGS))
         for key, summary in RULINGS.items():
             mark = " (added)" if key in ADDED else ""
             print(f"{key:<{width}}  {summary}{mark}")
         print()
-        print("(added): decided by this library where the project's rulings are silent")
+        print("(added): decided by this library where the project's original rulings are silent")
+        print("'pegs explain ID' prints a ruling in full.")
         return 0
     if ruling in RULINGS:
-        kind = "added by this library" if ruling in ADDED else "normative"
+        kind = "added by this library" if ruling in ADDED else "from the original design"
+        text = ruling_text(ruling)
         print(f"{ruling} ({kind})")
         print(RULINGS[ruling])
+        print()
+        print(plain(text))
+        switch = re.search(r"\*\*Switch `(\w+)`", text)
+        if switch:
+            print()
+            print(f"Presets: the field {switch.group(1)} is")
+            for name, rules in PRESETS.items():
+                print(f"  {name}: {rule_text(rules, switch.group(1))}")
+        print()
+        print(f"Read more: {DOCS}/rules/{ruling}.html")
+        print("(reasons and worked examples), and specs/rulings.md, which states every ruling.")
         return 0
     related = [key for key in RULINGS if key.startswith(ruling.rstrip(".") + ".")]
     if related:
@@ -402,7 +544,7 @@ def explain_rulings(ruling: str | None) -> int:
         return 0
     close = difflib.get_close_matches(ruling, list(RULINGS), n=3)
     hint = f"; did you mean {' or '.join(close)}?" if close else "; 'pegs explain' lists them all"
-    print(f"pegs explain: no ruling {ruling!r}{hint}", file=sys.stderr)
+    print(f"pegs explain: no ruling {printable(ruling)!r}{hint}", file=sys.stderr)
     return 2
 
 
@@ -426,143 +568,321 @@ def web_build(out_dir: str, docs_url: str, wheel: str | None, pyodide: str | Non
 
 
 # --------------------------------------------------------------------------
-# main
+# the parser: one add_NAME and one run_NAME per subcommand
 # --------------------------------------------------------------------------
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pegs", description="Pegs and Jokers rules engine")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    bots_help = "comma-separated bots, given to the seats in turn: random, greedy, mcts, mcts:ITERATIONS, mcts:SECONDSs"
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help text as written (for the examples), each option followed by its default."""
 
-    demo_ = commands.add_parser("demo", help="play and print a seeded game between bots")
-    demo_.add_argument("--seed", type=int, default=1)
-    demo_.add_argument("--players", type=int, choices=(4, 6, 8), default=4)
-    demo_.add_argument("--bots", default="greedy,random", help=bots_help)
-    demo_.add_argument("--max-turns", type=int, default=100_000)
-    demo_.add_argument(
-        "--board-every", type=int, default=0, metavar="N", help="also show the board every N turns"
+    def _get_help_string(self, action: argparse.Action) -> str:
+        help_text = action.help or ""
+        default = action.default
+        if (
+            "%(default)" in help_text
+            or not action.option_strings
+            or default is None
+            or default is False
+            or default == argparse.SUPPRESS
+        ):
+            return help_text
+        if isinstance(default, tuple):
+            return help_text + f" (default: {','.join(map(str, default))})"
+        return help_text + " (default: %(default)s)"
+
+
+def _subcommand(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    summary: str,
+    examples: str,
+    run: Callable[[argparse.Namespace], int],
+) -> argparse.ArgumentParser:
+    """A subcommand's parser, with its help, its examples and the function that runs it."""
+    parser = commands.add_parser(
+        name,
+        help=summary,
+        description=summary[0].upper() + summary[1:] + ".",
+        epilog="examples:\n" + textwrap.indent(textwrap.dedent(examples).strip(), "  "),
+        formatter_class=HelpFormatter,
     )
-    demo_.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
-
-    play_ = commands.add_parser("play", help="play a seat against bots in the terminal")
-    play_.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    play_.add_argument("--players", type=int, choices=(4, 6, 8), default=4)
-    play_.add_argument("--seed", type=int, help="the deal (default: a random one, printed)")
-    play_.add_argument("--bots", default="greedy", help="the other seats' bots, in turn")
-    play_.add_argument("--colour", "--color", choices=("auto", "always", "never"), default="auto")
-
-    sim = commands.add_parser("simulate", help="play many games between bots and report")
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--players", type=int, choices=(4, 6, 8), default=4)
-    sim.add_argument("--bots", default="greedy,random", help=bots_help)
-    sim.add_argument("--workers", type=int, default=1, help="processes (default 1: in this one)")
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument(
-        "--swap",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="play each deal twice, the bots one seat on the second time (default: on)",
-    )
-    sim.add_argument("--max-turns", type=int, default=20_000)
-    sim.add_argument("--json", metavar="FILE", help="write per-game results as JSON")
-    sim.add_argument("--csv", metavar="FILE", help="write per-game results as CSV")
-    sim.add_argument("--quiet", action="store_true", help="no progress bar")
-
-    rep = commands.add_parser("replay", help="replay a game record (JSON) turn by turn")
-    rep.add_argument("file", help="the record, as written by 'pegs demo --record' (- for stdin)")
-    rep.add_argument("--board", action="store_true", help="show the board at the end")
-
-    exp = commands.add_parser("explain", help="list the rulings, or show one")
-    exp.add_argument("ruling", nargs="?", help="a ruling id, such as card.seven.split")
-
-    web = commands.add_parser("web", help="the browser playground")
-    web_commands = web.add_subparsers(dest="web_command", required=True, metavar="COMMAND")
-    web_build_ = web_commands.add_parser("build", help="build the playground into a folder")
-    web_build_.add_argument("out_dir", metavar="OUT_DIR", help="the folder to write (new or empty)")
-    web_build_.add_argument(
-        "--docs-url",
-        default="../",
-        help="where the docs are, for the rulings' links (default ../: the docs site's layout)",
-    )
-    web_build_.add_argument("--wheel", help="a pegs_rules wheel (default: build one here)")
-    web_build_.add_argument(
-        "--pyodide", metavar="DIR", help="a Pyodide runtime (default: node_modules/pyodide)"
-    )
-
-    srv = commands.add_parser("serve", help="run a game server (needs pegs-rules[server])")
-    srv.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    srv.add_argument("--port", type=int, default=8000)
-    srv.add_argument("--db", default="pegs-games.sqlite3", help="SQLite file holding the games")
-    srv.add_argument("--public-url", help="the address people use, e.g. https://pegs.example.org")
-    srv.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: threads)")
-    srv.add_argument("--max-games", type=int, default=1000, help="unfinished games at once")
-    srv.add_argument(
-        "--sync",
-        choices=("full", "normal"),
-        default="full",
-        help="full: flush every move to disk; normal: survive a killed server, not a power cut",
-    )
+    parser.set_defaults(run=run, parser=parser)
     return parser
 
 
-def serve(args: argparse.Namespace) -> int:
-    """``pegs serve``: run the game server (:mod:`pegs_rules.server`)."""
-    try:
-        from pegs_rules.server.app import ServerConfig, serve
-    except ImportError as error:
-        print(
-            f"pegs serve: {error}; install it with: pip install 'pegs-rules[server]'",
-            file=sys.stderr,
-        )
-        return 2
-    options = {k: v for k, v in vars(args).items() if k != "command"}
-    return serve(ServerConfig(**options))
+BOTS_HELP = "comma-separated bots, given to the seats in turn: random, greedy, mcts, mcts:ITERATIONS, mcts:SECONDSs"
+
+
+def add_demo(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "demo",
+        "play and print a seeded game between bots",
+        """
+        pegs demo --seed 7 --players 6
+        pegs demo --bots mcts:200,greedy --record game.json
+        """,
+        run_demo,
+    )
+    sub.add_argument("--seed", type=int, default=1, help="the game's seed (any whole number)")
+    sub.add_argument("--players", type=int, choices=(4, 6, 8), default=4, help="how many seats")
+    sub.add_argument("--bots", type=bot_list, default=("greedy", "random"), help=BOTS_HELP)
+    sub.add_argument(
+        "--max-turns", type=at_least(1), default=100_000, help="stop after this many turns"
+    )
+    sub.add_argument(
+        "--board-every",
+        type=at_least(0),
+        default=0,
+        metavar="N",
+        help="also show the board every N turns (0: only at the end)",
+    )
+    sub.add_argument(
+        "--record", metavar="FILE", help="write the game record (JSON) to FILE (default: none)"
+    )
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    return demo(
+        args.players,
+        args.seed,
+        args.bots,
+        args.max_turns,
+        board_every=args.board_every,
+        record=args.record,
+    )
+
+
+def add_play(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "play",
+        "play a seat against bots in the terminal",
+        """
+        pegs play
+        pegs play --players 8 --seat 3 --bots mcts:0.5s,greedy
+        pegs play --seed 12 --show-seed --record game.json
+        """,
+        run_play,
+    )
+    sub.add_argument("--seat", type=at_least(0), default=0, help="your seat")
+    sub.add_argument("--players", type=int, choices=(4, 6, 8), default=4, help="how many seats")
+    sub.add_argument(
+        "--seed",
+        type=int,
+        help="the deal (default: a secret 128-bit seed; the seed reveals every hidden card)",
+    )
+    sub.add_argument(
+        "--show-seed", action="store_true", help="print the seed at the start (default: don't)"
+    )
+    sub.add_argument("--bots", type=bot_list, default=("greedy",), help=BOTS_HELP)
+    sub.add_argument(
+        "--colour",
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the pegs (auto: on a terminal, unless NO_COLOR is set)",
+    )
+    sub.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the game record to FILE at the end or on leaving (default: ask on leaving)",
+    )
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if args.seat >= args.players:
+        args.parser.error(f"argument --seat: a seat 0..{args.players - 1}, not {args.seat}")
+    return play(
+        args.players,
+        args.seat,
+        args.seed,
+        args.bots,
+        use_colour(sys.stdout, args.colour),
+        record=args.record,
+        show_seed=args.show_seed,
+    )
+
+
+def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "simulate",
+        "play many games between bots and report",
+        """
+        pegs simulate --games 200 --bots greedy,random --workers 2
+        pegs simulate --games 50 --players 8 --bots mcts:100,greedy --json results.json
+        """,
+        run_simulate,
+    )
+    sub.add_argument("--games", type=at_least(1), default=100, help="how many games")
+    sub.add_argument("--players", type=int, choices=(4, 6, 8), default=4, help="how many seats")
+    sub.add_argument("--bots", type=bot_list, default=("greedy", "random"), help=BOTS_HELP)
+    sub.add_argument("--workers", type=at_least(1), default=1, help="processes (1: in this one)")
+    sub.add_argument("--seed", type=int, default=0, help="the seed of the first game")
+    sub.add_argument(
+        "--swap",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="play each deal twice, the bots one seat on the second time",
+    )
+    sub.add_argument(
+        "--max-turns",
+        type=at_least(1),
+        default=20_000,
+        help="give up a game after this many turns",
+    )
+    sub.add_argument(
+        "--json", metavar="FILE", help="write per-game results as JSON to FILE (default: none)"
+    )
+    sub.add_argument(
+        "--csv", metavar="FILE", help="write per-game results as CSV to FILE (default: none)"
+    )
+    sub.add_argument(
+        "--quiet", action="store_true", help="no progress bar (default: show one on stderr)"
+    )
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    config = SimulationConfig(
+        games=args.games,
+        players=args.players,
+        bots=args.bots,
+        seed=args.seed,
+        swap=args.swap,
+        max_turns=args.max_turns,
+    )
+    return run_simulation(
+        config, args.workers, json_path=args.json, csv_path=args.csv, quiet=args.quiet
+    )
+
+
+def add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "replay",
+        "replay a game record (JSON) turn by turn",
+        """
+        pegs replay game.json --board
+        pegs replay - < game.json
+        """,
+        run_replay,
+    )
+    sub.add_argument("file", help="the record, as written by 'pegs demo --record' (- for stdin)")
+    sub.add_argument(
+        "--board", action="store_true", help="show the board at the end (default: don't)"
+    )
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    return replay_file(args.file, board=args.board)
+
+
+def add_explain(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "explain",
+        "list the rulings, or print one in full",
+        """
+        pegs explain
+        pegs explain card.seven.split
+        pegs explain turn
+        """,
+        run_explain,
+    )
+    sub.add_argument(
+        "ruling", nargs="?", help="a ruling id such as card.seven.split, or a prefix such as turn"
+    )
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    return explain_rulings(args.ruling)
+
+
+def add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "web",
+        "the browser playground",
+        """
+        pegs web build site/play
+        pegs web build site/play --docs-url https://example.org/pegs-docs/
+        """,
+        run_web,
+    )
+    web_commands = sub.add_subparsers(dest="web_command", required=True, metavar="COMMAND")
+    build = web_commands.add_parser(
+        "build",
+        help="build the playground into a folder",
+        description="Build the browser playground into a folder of static files.",
+        epilog="examples:\n  pegs web build site/play\n  pegs web build out --wheel dist/x.whl",
+        formatter_class=HelpFormatter,
+    )
+    build.set_defaults(run=run_web, parser=build)
+    build.add_argument("out_dir", metavar="OUT_DIR", help="the folder to write (new or empty)")
+    build.add_argument(
+        "--docs-url",
+        default="../",
+        help="where the docs are, for the rulings' links (../ is the docs site's layout)",
+    )
+    build.add_argument(
+        "--wheel", metavar="FILE", help="a pegs_rules wheel (default: build one here)"
+    )
+    build.add_argument(
+        "--pyodide", metavar="DIR", help="a Pyodide runtime (default: node_modules/pyodide)"
+    )
+
+
+def run_web(args: argparse.Namespace) -> int:
+    return web_build(args.out_dir, args.docs_url, args.wheel, args.pyodide)
+
+
+SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
+    add_demo,
+    add_play,
+    add_simulate,
+    add_replay,
+    add_explain,
+    add_web,
+)
+"""Each subcommand's ``add_NAME``, in the order ``pegs --help`` lists them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``pegs`` with every subcommand of :data:`SUBCOMMANDS`."""
+    parser = argparse.ArgumentParser(
+        prog="pegs",
+        description="Pegs and Jokers: play, watch, measure and explain games.",
+        epilog=textwrap.dedent(
+            """\
+            examples:
+              pegs demo --seed 1                 a seeded game between bots
+              pegs play --players 6              play seat 0 against bots
+              pegs simulate --games 200          win rates of two bots
+              pegs explain card.seven.split      a ruling in full
+
+            'pegs COMMAND --help' shows a command's options.
+            """
+        ),
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for add in SUBCOMMANDS:
+        add(commands)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     try:
-        if args.command == "demo":
-            names = _bots(parser, args.bots)
-            return demo(
-                args.players,
-                args.seed,
-                names,
-                args.max_turns,
-                board_every=args.board_every,
-                record=args.record,
-            )
-        if args.command == "play":
-            names = _bots(parser, args.bots)
-            if not 0 <= args.seat < args.players:
-                parser.error(f"--seat: a seat 0..{args.players - 1}, not {args.seat}")
-            seed = random.randrange(1_000_000) if args.seed is None else args.seed
-            return play(args.players, args.seat, seed, names, use_colour(sys.stdout, args.colour))
-        if args.command == "simulate":
-            names = _bots(parser, args.bots)
-            if args.games < 0 or args.workers < 1 or args.max_turns < 1:
-                parser.error("--games must be >= 0, --workers and --max-turns >= 1")
-            config = SimulationConfig(
-                games=args.games,
-                players=args.players,
-                bots=names,
-                seed=args.seed,
-                swap=args.swap,
-                max_turns=args.max_turns,
-            )
-            return run_simulation(
-                config, args.workers, json_path=args.json, csv_path=args.csv, quiet=args.quiet
-            )
-        if args.command == "replay":
-            return replay_file(args.file, board=args.board)
-        if args.command == "web":
-            return web_build(args.out_dir, args.docs_url, args.wheel, args.pyodide)
-        if args.command == "serve":
-            return serve(args)
-        return explain_rulings(args.ruling)
+        code: int = args.run(args)
+        return code
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

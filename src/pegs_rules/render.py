@@ -92,7 +92,7 @@ _NAMES = ("blue", "orange", "green", "purple", "sky blue", "vermillion", "grey",
 # --------------------------------------------------------------------------
 
 
-def text(state: GameState, move: Move | None = None) -> str:
+def text(state: GameState, move: Move | None = None, *, compact: bool = False) -> str:
     """The position as plain ASCII text: a header, the move (if given) and one line per side.
 
     Each side line shows the 18 track holes of that seat's side, clockwise,
@@ -101,32 +101,55 @@ def text(state: GameState, move: Move | None = None) -> str:
     hole. The line ends with how many pegs wait in the seat's start area and
     its home lane ``h1``..``h5``. The ruler above the sides counts holes from
     each side's corner.
+
+    ``compact`` packs the same board into 80 columns, for 8 players too: one
+    character a hole, the in-spot and come-out marks drawn around it, and a
+    shorter header (``pegs play`` uses it).
+
+    >>> from pegs_rules import new_game
+    >>> print(text(new_game(8, seed=1), compact=True).splitlines()[3])
+    seat 0:   0  . . .<.>. . . .[.]. . . . . . . . .  17  start 5  home . . . . .
     """
     _check_state(state)
     _check_move(state, move)
     board = state.board
-    lines = [_headline(state)]
+    lines = [_headline(state, compact)]
     if move is not None:
-        lines.append(f"move: {_describe(move)}")
+        lines.append(f"move: {move}" if compact else f"move: {_describe(move)}")
     lines.append(
-        "key: . empty hole, digit = a peg of that seat, "
+        "key: . empty hole, digit = a peg of that seat, <x> in-spot, [x] come-out"
+        if compact
+        else "key: . empty hole, digit = a peg of that seat, "
         "<x> in-spot (turn into home), [x] come-out (leave start)"
     )
     occupant = {p: seat for seat, locs in enumerate(state.pegs) for p in locs if is_track(p)}
     seat_width = len(str(board.players - 1))
     hole_width = len(str(board.track_length - 1))
+    if compact:
+        hole_width = 3
 
     def prefix(seat: int) -> str:
         return f"seat {seat:<{seat_width}}: {board.corner(seat):>{hole_width}} "
 
-    ruler = "".join(f"+{k:<2}" for k in range(SIDE_HOLES))
-    lines.append(" " * len(prefix(0)) + ruler.rstrip())
+    if compact:
+        marks = {0: "+0", IN_SPOT_OFFSET: "+3", COME_OUT_OFFSET: "+8", SIDE_HOLES - 1: "+17"}
+        ruler = [" "] * (2 * SIDE_HOLES + 2)
+        for k, mark in marks.items():
+            ruler[2 * k : 2 * k + len(mark)] = mark
+        lines.append(" " * len(prefix(0)) + "".join(ruler).rstrip())
+    else:
+        ruler_text = "".join(f"+{k:<2}" for k in range(SIDE_HOLES))
+        lines.append(" " * len(prefix(0)) + ruler_text.rstrip())
     for seat in board.seats:
         cells = []
         for k in range(SIDE_HOLES):
             hole = board.corner(seat) + k
             mark = str(occupant[hole]) if hole in occupant else "."
-            if k == IN_SPOT_OFFSET:
+            if compact:
+                before = {IN_SPOT_OFFSET: "<", IN_SPOT_OFFSET + 1: ">"}.get(k, " ")
+                before = {COME_OUT_OFFSET: "[", COME_OUT_OFFSET + 1: "]"}.get(k, before)
+                cells.append(before + mark)
+            elif k == IN_SPOT_OFFSET:
                 cells.append(f"<{mark}>")
             elif k == COME_OUT_OFFSET:
                 cells.append(f"[{mark}]")
@@ -135,14 +158,15 @@ def text(state: GameState, move: Move | None = None) -> str:
         locs = state.pegs[seat]
         lane = " ".join(str(seat) if loc in locs else "." for loc in board.home_holes())
         last = board.corner(seat) + SIDE_HOLES - 1
+        home_text = f"home {lane}" if compact else f"home h1-h{HOME_HOLES} [{lane}]"
         lines.append(
             f"{prefix(seat)}{''.join(cells)} {last:>{hole_width}}"
-            f"  start {locs.count(START)}  home h1-h{HOME_HOLES} [{lane}]"
+            f"  start {locs.count(START)}  {home_text}"
         )
     return "\n".join(lines)
 
 
-def _headline(state: GameState) -> str:
+def _headline(state: GameState, compact: bool = False) -> str:
     board = state.board
     if state.winner is not None:
         status = f"team {state.winner} has won"
@@ -152,6 +176,12 @@ def _headline(state: GameState) -> str:
         f"team {t}: seats " + " ".join(str(s) for s in board.seats if team_of(s) == t)
         for t in (0, 1)
     )
+    if compact:
+        seats = ", ".join(
+            f"{t} = seats " + " ".join(str(s) for s in board.seats if team_of(s) == t)
+            for t in (0, 1)
+        )
+        return f"{board.players} players, ply {state.ply}, {status}; teams: {seats}"
     return f"Pegs and Jokers: {board.players} players, ply {state.ply}, {status} ({teams})"
 
 
