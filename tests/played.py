@@ -79,7 +79,8 @@ def reached_states(draw: st.DrawFn, max_plies: int = 120) -> GameState:
 
 def examples(factor: float) -> int:
     """``factor`` times the active profile's example budget (so that ``thorough`` scales it)."""
-    return max(5, round(settings().max_examples * factor))
+    budget: int = settings().max_examples  # typed Any by the hypothesis releases for 3.10
+    return max(5, round(budget * factor))
 
 
 @cache
