@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pegs_rules.errors import PositionError, shown
+
 SIDE_HOLES = 18
 """Main-track holes on each side of the board (``board.geometry``)."""
 IN_SPOT_OFFSET = 3
@@ -33,6 +35,8 @@ COME_OUT_OFFSET = 8
 """Offset of a seat's come-out hole from the corner that begins its side."""
 PEGS_PER_SEAT = 5
 """Pegs of each colour (``board.pegs``)."""
+MAX_PLAYERS = 8
+"""The most seats a board may have (``board.sides``): 4, 6 or 8, each drawable."""
 HOME_HOLES = 5
 """Holes in each home lane."""
 
@@ -47,7 +51,7 @@ Location = int
 def home(k: int) -> Location:
     """The location code of home hole ``k`` (1..5) of the peg's own seat."""
     if not 1 <= k <= HOME_HOLES:
-        raise ValueError(f"home holes are numbered 1..{HOME_HOLES}, not {k}")
+        raise PositionError(f"home holes are numbered 1..{HOME_HOLES}, not {shown(k)}")
     return _HOME_BASE + k
 
 
@@ -71,8 +75,8 @@ def location_name(location: Location) -> str:
     if location == START:
         return "s"
     if is_home(location):
-        return f"h{home_index(location)}"
-    return str(location)
+        return f"h{shown(home_index(location))}"
+    return shown(location)
 
 
 def parse_location(text: str) -> Location:
@@ -102,8 +106,11 @@ class Board:
     players: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or self.players < 4 or self.players % 2:
-            raise ValueError(f"a board needs an even number of seats >= 4, not {self.players!r}")
+        players = self.players
+        if not isinstance(players, int) or not 4 <= players <= MAX_PLAYERS or players % 2:
+            raise PositionError(
+                f"a board has 4, 6 or {MAX_PLAYERS} seats (board.sides), not {shown(players)}"
+            )
 
     @property
     def track_length(self) -> int:

@@ -70,6 +70,15 @@ def build_deck(decks: int, jokers: int) -> tuple[Rank, ...]:
     )
 
 
+def deck_counts(decks: int, jokers: int) -> dict[Rank, int]:
+    """How many cards of each rank :func:`build_deck` holds, without building it.
+
+    >>> deck_counts(3, 6)[Rank.SEVEN], deck_counts(3, 6)[Rank.JOKER]
+    (12, 6)
+    """
+    return {rank: jokers if rank is Rank.JOKER else 4 * decks for rank in Rank}
+
+
 def format_cards(cards: tuple[Rank, ...] | list[Rank]) -> str:
     """Cards as space-separated symbols."""
     return " ".join(c.symbol for c in cards)

@@ -61,11 +61,11 @@ DOCS = "https://pegs-rules.readthedocs.io/en/latest"
 
 
 def printable(text: str) -> str:
-    """``text`` with every control character escaped, safe to print to a terminal.
+    r"""``text`` with every control character escaped, safe to print to a terminal.
 
     Text read from a file (a rules name in a record) may hold escape sequences
     that would recolour, move or retitle the terminal; they are shown as
-    ``\\x1b`` and the like instead.
+    ``\x1b`` and the like instead.
 
     >>> printable("house\x1b[2J rules")
     'house\\x1b[2J rules'

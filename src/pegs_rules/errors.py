@@ -13,6 +13,25 @@ class PegsError(ValueError):
     """Base class of every error the library raises on bad input."""
 
 
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message, even where Python cannot print it.
+
+    A whole number with more digits than Python converts to text (4,300 by
+    default) is described by its size instead, so that a message about a bad
+    value never fails itself.
+
+    >>> shown(7), shown("7"), shown(-(10**5000))
+    ('7', "'7'", '<a negative whole number of 16610 bits>')
+    """
+    try:
+        return repr(value)
+    except ValueError:
+        if isinstance(value, int):
+            sign = "negative " if value < 0 else ""
+            return f"<a {sign}whole number of {value.bit_length()} bits>"
+        return f"<a {type(value).__name__} holding a number too long to print>"
+
+
 class IllegalMoveError(PegsError):
     """A move that the rules forbid in the given state.
 

@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pegs_rules.board import START
-from pegs_rules.cards import Rank, build_deck
+from pegs_rules.cards import Rank, deck_counts
 from pegs_rules.errors import (
     FormatError,
     IllegalMoveError,
@@ -45,6 +45,7 @@ from pegs_rules.errors import (
     PegsError,
     PositionError,
     ReplayError,
+    shown,
 )
 from pegs_rules.moves import Move, parse_notation
 from pegs_rules.reasons import same_split
@@ -104,22 +105,22 @@ def _problems(record: GameRecord) -> list[str]:
     players = record.players
     if not _is_int(players) or players not in record.rules.player_counts:
         problems.append(
-            f"players: preset {record.rules.name!r} allows {record.rules.player_counts}, "
-            f"not {players!r}"
+            f"players: preset {shown(record.rules.name)} allows {record.rules.player_counts}, "
+            f"not {shown(players)}"
         )
         players = 0
     if not _is_int(record.seed):
-        problems.append(f"seed: expected a whole number, not {record.seed!r}")
+        problems.append(f"seed: expected a whole number, not {shown(record.seed)}")
     dealer = record.dealer
     if dealer is not None and not (_is_int(dealer) and 0 <= dealer < max(players, 1)):
-        problems.append(f"dealer: expected a seat or None, not {dealer!r}")
+        problems.append(f"dealer: expected a seat or None, not {shown(dealer)}")
     deck = record.deck
     if deck is not None:
         if dealer is None:
             problems.append("dealer: a record with a deck order names its dealer")
         if not (isinstance(deck, tuple) and all(isinstance(c, Rank) for c in deck)):
             problems.append("deck: expected a tuple of cards")
-        elif players and Counter(deck) != Counter(build_deck(*record.rules.deck_for(players))):
+        elif players and Counter(deck) != Counter(deck_counts(*record.rules.deck_for(players))):
             problems.append(f"deck: not the deck for {players} players under these rules")
     if not isinstance(record.moves, tuple):
         problems.append(f"moves: expected a tuple of move texts, not {type(record.moves).__name__}")

@@ -211,6 +211,13 @@ def _place(location: Location) -> str:
 def _check_state(state: object) -> None:
     if not isinstance(state, GameState):
         raise PositionError(f"expected a GameState, not {type(state).__name__}")
+    board = state.board
+    for seat, locs in enumerate(state.pegs):
+        if not all(isinstance(p, int) and board.is_valid_location(p) for p in locs):
+            raise PositionError(f"cannot draw seat {seat}'s pegs: not all on this board")
+    counts_ok = isinstance(state.ply, int) and 0 <= state.ply < 10**9
+    if state.turn not in board.seats or state.winner not in (None, 0, 1) or not counts_ok:
+        raise PositionError("cannot draw a state whose turn, ply or winner is impossible")
 
 
 def _check_move(state: GameState, move: object) -> None:

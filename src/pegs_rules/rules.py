@@ -23,7 +23,15 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from pegs_rules.errors import RulesError
+from pegs_rules.board import MAX_PLAYERS
+from pegs_rules.errors import RulesError, shown
+
+MAX_DECKS = 16
+"""The most 52-card decks a rules object may shuffle together (``variant.decks``)."""
+MAX_JOKERS = 64
+"""The most jokers a rules object may add (``variant.decks``)."""
+MAX_HAND = 10
+"""The largest hand size (``deal.hands``)."""
 
 
 class Control(Enum):
@@ -70,6 +78,13 @@ class InSpotOccupied(Enum):
 class Rules:
     """A rules preset with its house-rule switches.
 
+    Every value is checked when the object is made; :class:`RulesError` says
+    what is wrong. The limits keep every game small and drawable: seat counts
+    are 4, 6 or 8 (:data:`~pegs_rules.board.MAX_PLAYERS`), each with one row
+    of 1 to 16 decks (:data:`MAX_DECKS`) and 0 to 64 jokers
+    (:data:`MAX_JOKERS`) that can deal every hand twice over; hands hold 1 to
+    10 cards and face cards move 1 to 13 holes (``variant.decks``).
+
     Attributes:
         name: the preset's name.
         player_counts: seat counts allowed (``board.sides``).
@@ -114,7 +129,7 @@ class Rules:
         for count, decks, jokers in self.decks:
             if count == players:
                 return decks, jokers
-        raise RulesError(f"preset {self.name!r} has no deck for {players} players")
+        raise RulesError(f"preset {shown(self.name)} has no deck for {shown(players)} players")
 
 
 def _check(rules: Rules) -> None:
@@ -127,30 +142,40 @@ def _check(rules: Rules) -> None:
     }
     for field, kind in enums.items():
         if not isinstance(getattr(rules, field), kind):
-            raise RulesError(f"{field}: expected a {kind.__name__}, not {getattr(rules, field)!r}")
+            raise RulesError(
+                f"{field}: expected a {kind.__name__}, not {shown(getattr(rules, field))}"
+            )
     flags = ("draw_first", "home_entry_compulsory", "wait_on_in_spot", "two_swap")
     for field in flags:
         if not isinstance(getattr(rules, field), bool):
-            raise RulesError(f"{field}: expected True or False, not {getattr(rules, field)!r}")
+            raise RulesError(f"{field}: expected True or False, not {shown(getattr(rules, field))}")
     if not isinstance(rules.name, str) or not rules.name:
         raise RulesError("name: a preset needs a name")
     counts = rules.player_counts
-    if not counts or not _ints(counts) or any(n < 4 or n % 2 for n in counts):
-        raise RulesError(f"player_counts: even numbers of at least 4, not {rules.player_counts!r}")
+    seat_counts = range(4, MAX_PLAYERS + 1, 2)
+    if not counts or not _ints(counts) or any(n not in seat_counts for n in counts):
+        raise RulesError(f"player_counts: some of 4, 6 and 8, not {shown(counts)}")
     rows = rules.decks
-    if not all(isinstance(r, tuple) and len(r) == 3 and _ints(r) for r in rows):
-        raise RulesError(f"decks: rows of (players, decks, jokers), not {rows!r}")
-    if any(decks < 1 or jokers < 0 for _, decks, jokers in rows):
-        raise RulesError("decks: at least one deck and no negative jokers per row")
+    if not (
+        isinstance(rows, tuple)
+        and all(isinstance(r, tuple) and len(r) == 3 and _ints(r) for r in rows)
+    ):
+        raise RulesError(f"decks: rows of (players, decks, jokers), not {shown(rows)}")
+    if len({row[0] for row in rows}) != len(rows) or any(row[0] not in seat_counts for row in rows):
+        raise RulesError("decks: one row for each of some of 4, 6 and 8 players")
+    if any(
+        not 1 <= decks <= MAX_DECKS or not 0 <= jokers <= MAX_JOKERS for _, decks, jokers in rows
+    ):
+        raise RulesError(f"decks: 1 to {MAX_DECKS} decks and 0 to {MAX_JOKERS} jokers per row")
     if not set(rules.player_counts) <= {row[0] for row in rows}:
         raise RulesError("decks: every allowed player count needs a row")
-    if not _ints((rules.hand_size,)) or not 1 <= rules.hand_size <= 10:
-        raise RulesError(f"hand_size: 1..10 cards, not {rules.hand_size!r}")
+    if not _ints((rules.hand_size,)) or not 1 <= rules.hand_size <= MAX_HAND:
+        raise RulesError(f"hand_size: 1..{MAX_HAND} cards, not {shown(rules.hand_size)}")
     values = rules.face_values
     if not (isinstance(values, tuple) and len(values) == 3 and _ints(values)) or not all(
         1 <= v <= 13 for v in values
     ):
-        raise RulesError(f"face_values: a face card moves 1..13 holes, not {values!r}")
+        raise RulesError(f"face_values: a face card moves 1..13 holes, not {shown(values)}")
     for count, decks, jokers in rows:
         hands = count * (rules.hand_size + rules.draw_first)
         if 52 * decks + jokers < 2 * hands:
@@ -201,7 +226,7 @@ def with_rule(rules: Rules, field: str, text: str) -> Rules:
     (11, 12, 13)
     """
     if field not in Rules.__dataclass_fields__:
-        raise RulesError(f"no rule called {field!r}")
+        raise RulesError(f"no rule called {shown(field)}")
     current = getattr(rules, field)
     text = text.strip()
     value: object
@@ -221,7 +246,7 @@ def with_rule(rules: Rules, field: str, text: str) -> Rules:
             value = text
     except ValueError:
         raise RulesError(
-            f"{field}: cannot read {text!r} (now {rule_text(rules, field)!r})"
+            f"{field}: cannot read {shown(text)} (now {rule_text(rules, field)!r})"
         ) from None
     changed: dict[str, Any] = {field: value}
     return replace(rules, **changed)
@@ -232,4 +257,6 @@ def find_preset(name: str) -> Rules:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise RulesError(f"unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
+        raise RulesError(
+            f"unknown preset {shown(name)}; known: {', '.join(sorted(PRESETS))}"
+        ) from None

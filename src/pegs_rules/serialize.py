@@ -54,7 +54,12 @@ Documents:
   ``legal``, ``rule`` (the ruling id, ``null`` when legal) and ``reason``.
 
 Whole numbers may be large (a seed is any integer); a reader whose numbers
-are doubles should expect seeds up to 2**53 only.
+are doubles should expect seeds up to 2**53 only. :func:`to_json` writes a
+seed of any size exactly, but :func:`from_json` reads whole numbers of at
+most 4,300 digits (the limit Python itself sets on converting text to
+numbers, which keeps a hostile document from costing minutes to read), so a
+longer seed cannot be read back. :func:`~pegs_rules.new_game` draws 128-bit
+seeds.
 
 :func:`from_json` accepts only documents that describe something possible:
 a state must pass :func:`~pegs_rules.validate.validate`, rules must be
@@ -89,13 +94,14 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
+from decimal import Decimal
 from enum import Enum
 from functools import cache
 from typing import Any, Literal, TypeVar, Union, overload
 
 from pegs_rules.board import Location, location_name, parse_location
 from pegs_rules.cards import Rank
-from pegs_rules.errors import FormatError, PositionError
+from pegs_rules.errors import FormatError, PositionError, shown
 from pegs_rules.events import (
     CardDiscarded,
     CardPlayed,
@@ -137,8 +143,33 @@ T = TypeVar("T")
 
 
 def to_json(value: Document, *, indent: int | None = None) -> str:
-    """``value`` as a JSON document (see the module docstring)."""
-    return json.dumps(to_data(value), indent=indent)
+    """``value`` as a JSON document (see the module docstring).
+
+    A number that Python cannot write as text (a hand-built state holding a
+    whole number of over 4,300 digits anywhere but in its seed) raises
+    :class:`~pegs_rules.errors.FormatError`.
+    """
+    data = to_data(value)
+    try:
+        return json.dumps(data, indent=indent)
+    except ValueError:  # a whole number too long for Python to write as text
+        seed = data.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise FormatError(["$: a whole number in this value is too long to write"]) from None
+    data["seed"] = float("nan")  # a placeholder no string can imitate: written bare as NaN
+    return _dumps(data, indent).replace('"seed": NaN', f'"seed": {_digits(seed)}', 1)
+
+
+def _dumps(data: dict[str, Any], indent: int | None) -> str:
+    try:
+        return json.dumps(data, indent=indent)
+    except ValueError:  # a whole number too long to write as text
+        raise FormatError(["$: a whole number in this value is too long to write"]) from None
+
+
+def _digits(number: int) -> str:
+    """The decimal digits of ``number``, however long (Python's text limit does not apply)."""
+    return str(Decimal(number))
 
 
 def to_data(value: Document) -> dict[str, Any]:
@@ -398,7 +429,11 @@ def _short(data: object) -> str:
     if isinstance(data, str) and len(data) <= 20:
         return repr(data)
     if data is None or isinstance(data, (bool, int, float)):
-        text = json.dumps(data)
+        text = (
+            shown(data)
+            if isinstance(data, int) and not isinstance(data, bool)
+            else json.dumps(data)
+        )
         return text if len(text) <= 20 else _describe(data)
     return _describe(data)
 
@@ -853,7 +888,12 @@ def from_json(text: str | bytes, kind: Kind | None = None) -> Loaded:
     if not isinstance(text, (str, bytes, bytearray)):
         raise FormatError([f"$: a JSON document is text, not {type(text).__name__}"])
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        data = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constant,
+            parse_int=_whole_number,
+        )
     except RecursionError:
         raise FormatError(["$: nested too deeply"]) from None
     except ValueError as error:  # JSONDecodeError, bad UTF-8, a number too long
@@ -871,6 +911,16 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise ValueError(f"field {key!r} given twice")
         out[key] = value
     return out
+
+
+_MAX_DIGITS = 4300
+"""The longest whole number a document may hold, as Python's own default limit."""
+
+
+def _whole_number(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_DIGITS:
+        raise ValueError(f"a whole number of {len(text)} digits (at most {_MAX_DIGITS})")
+    return int(text)
 
 
 def _no_constant(name: str) -> Any:

@@ -8,12 +8,14 @@ change it only with :func:`pegs_rules.apply`, which returns a new state.
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cache
 
 from pegs_rules.board import PEGS_PER_SEAT, START, Board, Location, is_home, location_name, team_of
 from pegs_rules.cards import Rank, build_deck, format_cards
-from pegs_rules.errors import PositionError
+from pegs_rules.errors import PositionError, shown
 from pegs_rules.rules import ARIZONA, PRESETS, Rules, rule_text
 
 
@@ -215,10 +217,12 @@ class GameState:
 
     def __repr__(self) -> str:
         status = (
-            f"team {self.winner} won" if self.winner is not None else f"seat {self.turn} to act"
+            f"team {shown(self.winner)} won"
+            if self.winner is not None
+            else f"seat {shown(self.turn)} to act"
         )
         return (
-            f"<GameState {self.rules.name} {self.players}p ply {self.ply}: {status}, "
+            f"<GameState {self.rules.name} {self.players}p ply {shown(self.ply)}: {status}, "
             f"draw {self.draw_pile_size}, discard {len(self.discard_pile)}>"
         )
 
@@ -229,8 +233,8 @@ class GameState:
         for name in self.rules.__dataclass_fields__:
             if getattr(self.rules, name) != getattr(base, name):
                 lines.append(f"rule {name}: {rule_text(self.rules, name)}")
-        lines += [f"players: {self.players}", f"turn: {self.turn}"]
-        lines.append(f"dealer: {self.dealer}")
+        lines += [f"players: {self.players}", f"turn: {shown(self.turn)}"]
+        lines.append(f"dealer: {shown(self.dealer)}")
         for seat, locs in enumerate(self.pegs):
             lines.append(f"pegs {seat}: " + " ".join(location_name(p) for p in locs))
         for seat, hand in enumerate(self.hands):
@@ -238,33 +242,46 @@ class GameState:
         lines.append(f"draw: {format_cards(self.draw_pile)}".rstrip())
         lines.append(f"discard: {format_cards(self.discard_pile)}".rstrip())
         if self.winner is not None:
-            lines.append(f"winner: {self.winner}")
+            lines.append(f"winner: {shown(self.winner)}")
         return "\n".join(lines)
 
 
 def new_game(
-    players: int = 4, *, seed: int, rules: Rules = ARIZONA, dealer: int | None = None
+    players: int = 4,
+    *,
+    seed: int | None = None,
+    rules: Rules = ARIZONA,
+    dealer: int | None = None,
 ) -> GameState:
     """Shuffle and deal a new game from ``seed`` (``deal.dealer``, ``deal.hands``).
 
     The dealer is drawn from the seed unless given; cards are dealt one at a
     time clockwise from the dealer's left, and that seat acts first.
 
+    The seed decides every hidden card, now and at every reshuffle, so keep it
+    secret from the players. Any whole number works, and different seeds
+    (``n`` and ``-n`` too) give different games. Without one, a 128-bit seed is
+    drawn from :mod:`secrets`.
+
     >>> game = new_game(4, seed=1)
     >>> game.turn == (game.dealer + 1) % 4, [len(h) for h in game.hands], game.draw_pile_size
     (True, [5, 5, 5, 5], 142)
+    >>> new_game(4).seed.bit_length() <= 128
+    True
     """
+    if seed is None:
+        seed = secrets.randbits(128)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise PositionError(f"seed must be an int, not {seed!r}")
+        raise PositionError(f"seed must be an int, not {shown(seed)}")
     if isinstance(players, bool) or players not in rules.player_counts:
         raise PositionError(
-            f"preset {rules.name!r} allows {rules.player_counts} players, not {players!r}"
+            f"preset {shown(rules.name)} allows {rules.player_counts} players, not {shown(players)}"
         )
-    rng = random.Random(seed)
+    rng = shuffler(seed)
     if dealer is None:
         dealer = rng.randrange(players)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise PositionError(f"dealer must be a seat 0..{players - 1}, not {dealer!r}")
+        raise PositionError(f"dealer must be a seat 0..{players - 1}, not {shown(dealer)}")
     deck = list(build_deck(*rules.deck_for(players)))
     rng.shuffle(deck)
     return deal(rules, players, dealer, tuple(deck), seed)
@@ -297,8 +314,37 @@ def deal(rules: Rules, players: int, dealer: int, deck: tuple[Rank, ...], seed: 
     )
 
 
+def shuffler(seed: int) -> random.Random:
+    """The random source of the deal of game ``seed`` (``deal.dealer``, ``deal.hands``).
+
+    Python seeds its generator with a whole number's absolute value, so a
+    negative seed is first turned into bytes of its own: ``n`` and ``-n`` deal
+    different games, and every seed of 0 or more deals as it always has.
+    """
+    if seed >= 0:
+        return random.Random(seed)
+    size = (seed.bit_length() + 8) // 8
+    return random.Random(b"pegs-rules/negative/" + seed.to_bytes(size, "big", signed=True))
+
+
+_DECIMAL_SEEDS = 10**4300
+"""Seeds below this size name their reshuffles in decimal, larger ones in hexadecimal."""
+
+
+def seed_text(seed: int) -> str:
+    """The seed as text for naming its reshuffles, whatever its size.
+
+    Decimal digits, written without Python's limit on converting large whole
+    numbers to text; a seed of 4,300 digits or more is written in hexadecimal
+    (``0x...``), which takes time in proportion to its length.
+    """
+    if -_DECIMAL_SEEDS < seed < _DECIMAL_SEEDS:
+        return str(Decimal(seed))
+    return hex(seed)
+
+
 def reshuffled(seed: int, number: int, cards: tuple[Rank, ...]) -> tuple[Rank, ...]:
     """The new draw pile made by reshuffle ``number`` of game ``seed`` (``turn.reshuffle``)."""
     pile = list(cards)
-    random.Random(f"pegs-rules/{seed}/reshuffle/{number}").shuffle(pile)
+    random.Random(f"pegs-rules/{seed_text(seed)}/reshuffle/{number}").shuffle(pile)
     return tuple(pile)

@@ -32,8 +32,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from pegs_rules.board import PEGS_PER_SEAT, START, Board, is_home, location_name, team_of
-from pegs_rules.cards import Rank, build_deck
+from pegs_rules.board import (
+    MAX_PLAYERS,
+    PEGS_PER_SEAT,
+    START,
+    Board,
+    is_home,
+    location_name,
+    team_of,
+)
+from pegs_rules.cards import Rank, deck_counts
+from pegs_rules.errors import shown
 from pegs_rules.rules import Rules
 from pegs_rules.state import GameState
 
@@ -52,8 +61,10 @@ def validate(state: object) -> list[str]:
     players = len(state.pegs) if isinstance(state.pegs, tuple) else 0
     if players not in rules.player_counts:
         allowed = _or(list(map(str, rules.player_counts)))
-        problems.append(f"players: {players} seats, but preset {rules.name!r} allows {allowed}")
-    board_ok = players >= 4 and players % 2 == 0
+        problems.append(
+            f"players: {players} seats, but preset {shown(rules.name)} allows {allowed}"
+        )
+    board_ok = 4 <= players <= MAX_PLAYERS and players % 2 == 0
     if pegs_ok and board_ok:
         problems += _peg_problems(state.pegs, Board(players))
     turn_ok = _seat_problem(problems, "turn", state.turn, players)
@@ -61,12 +72,12 @@ def validate(state: object) -> list[str]:
     for name in ("reshuffles", "ply"):
         value = getattr(state, name)
         if not _is_int(value) or value < 0:
-            problems.append(f"{name}: expected a count (0 or more), not {value!r}")
+            problems.append(f"{name}: expected a count (0 or more), not {shown(value)}")
     if not _is_int(state.seed):
-        problems.append(f"seed: expected a whole number, not {state.seed!r}")
+        problems.append(f"seed: expected a whole number, not {shown(state.seed)}")
     winner_ok = state.winner is None or (_is_int(state.winner) and state.winner in (0, 1))
     if not winner_ok:
-        problems.append(f"winner: expected team 0, team 1 or None, not {state.winner!r}")
+        problems.append(f"winner: expected team 0, team 1 or None, not {shown(state.winner)}")
     cards_ok = _card_problems(problems, state, players)
     if cards_ok and turn_ok and winner_ok:
         problems += _hand_size_problems(state, rules)
@@ -97,7 +108,7 @@ def _or(words: list[str]) -> str:
 def _seat_problem(problems: list[str], name: str, value: object, players: int) -> bool:
     if _is_int(value) and 0 <= value < players:  # type: ignore[operator]
         return True
-    problems.append(f"{name}: {value!r} is not a seat (0..{players - 1})")
+    problems.append(f"{name}: {shown(value)} is not a seat (0..{players - 1})")
     return False
 
 
@@ -109,7 +120,7 @@ def _peg_problems(pegs: tuple[tuple[int, ...], ...], board: Board) -> list[str]:
             problems.append(f"pegs {seat}: {len(locs)} pegs, not {PEGS_PER_SEAT}")
         bad = [p for p in locs if not board.is_valid_location(p)]
         if bad:
-            holes = ", ".join(map(str, bad))
+            holes = ", ".join(map(shown, bad))
             problems.append(
                 f"pegs {seat}: no such location on a {board.players}-seat board: {holes}"
             )
@@ -150,7 +161,7 @@ def _card_problems(problems: list[str], state: GameState, players: int) -> bool:
     held: Counter[Rank] = Counter(c for hand in state.hands for c in hand)
     held.update(state.draw_pile)
     held.update(state.discard_pile)
-    deck = Counter(build_deck(*state.rules.deck_for(players)))
+    deck = Counter(deck_counts(*state.rules.deck_for(players)))
     if held != deck:
         missing = _count_text(deck - held)
         extra = _count_text(held - deck)

@@ -29,8 +29,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pegs_rules.board import Location, location_name
-from pegs_rules.cards import Rank, build_deck, format_cards
-from pegs_rules.errors import PegsError, PositionError
+from pegs_rules.cards import Rank, deck_counts, format_cards
+from pegs_rules.errors import PegsError, PositionError, shown
 from pegs_rules.rules import Rules
 from pegs_rules.state import GameState
 from pegs_rules.validate import validate
@@ -79,17 +79,18 @@ class PlayerView:
         return self.winner is not None
 
     def __str__(self) -> str:
-        lines = [f"view of seat {self.seat}", f"rules: {self.rules.name}"]
-        lines += [f"players: {self.players}", f"turn: {self.turn}", f"dealer: {self.dealer}"]
+        lines = [f"view of seat {shown(self.seat)}", f"rules: {self.rules.name}"]
+        lines += [f"players: {self.players}", f"turn: {shown(self.turn)}"]
+        lines.append(f"dealer: {shown(self.dealer)}")
         for seat, locs in enumerate(self.pegs):
             lines.append(f"pegs {seat}: " + " ".join(location_name(p) for p in locs))
         for seat, size in enumerate(self.hand_sizes):
-            cards = format_cards(self.hand) if seat == self.seat else f"({size} cards)"
+            cards = format_cards(self.hand) if seat == self.seat else f"({shown(size)} cards)"
             lines.append(f"hand {seat}: {cards}".rstrip())
-        lines.append(f"draw: ({self.draw_pile_size} cards)")
+        lines.append(f"draw: ({shown(self.draw_pile_size)} cards)")
         lines.append(f"discard: {format_cards(self.discard_pile)}".rstrip())
         if self.winner is not None:
-            lines.append(f"winner: {self.winner}")
+            lines.append(f"winner: {shown(self.winner)}")
         return "\n".join(lines)
 
 
@@ -98,7 +99,7 @@ def view(state: GameState, seat: int) -> PlayerView:
     if not isinstance(state, GameState):
         raise PegsError(f"not a game state: {type(state).__name__}")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise PositionError(f"no seat {seat!r} among {state.players}")
+        raise PositionError(f"no seat {shown(seat)} among {state.players}")
     return PlayerView(
         seat=seat,
         rules=state.rules,
@@ -122,19 +123,22 @@ def determinize(seen: PlayerView, rng: random.Random) -> GameState:
     and the discard pile; they are shuffled and dealt into the other hands
     (each of its known size) and the draw pile. The seed, which decides
     future reshuffles, is drawn from ``rng`` too. A view that no game could
-    give raises :class:`~pegs_rules.errors.PositionError`.
+    give, or whose fields have the wrong types, raises
+    :class:`~pegs_rules.errors.PositionError`.
     """
     if not isinstance(seen, PlayerView):
         raise PegsError(f"not a player view: {type(seen).__name__}")
+    wrong = _wrong_types(seen)
+    if wrong:
+        raise PositionError(f"not a possible view: {', '.join(wrong)} of the wrong type")
     players = seen.players
     if len(seen.hand_sizes) != players or not 0 <= seen.seat < players:
         raise PositionError("the view's seat, pegs and hand sizes do not agree")
     if seen.hand_sizes[seen.seat] != len(seen.hand):
         raise PositionError("the view's hand size does not match its hand")
-    try:
-        deck = Counter(build_deck(*seen.rules.deck_for(players)))
-    except ValueError as error:
-        raise PositionError(str(error)) from None
+    if players not in seen.rules.player_counts:
+        raise PositionError(f"the rules do not allow {players} players")
+    deck = Counter(deck_counts(*seen.rules.deck_for(players)))
     known = Counter(seen.hand) + Counter(seen.discard_pile)
     if known - deck:
         raise PositionError("the view shows cards that the deck does not hold")
@@ -173,3 +177,34 @@ def determinize(seen: PlayerView, rng: random.Random) -> GameState:
     if problems:
         raise PositionError("the view cannot come from a real game: " + "; ".join(problems))
     return state
+
+
+def _wrong_types(seen: PlayerView) -> list[str]:
+    """The fields of ``seen`` that do not hold values of their documented types."""
+
+    def whole(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    def rows(value: object, item: type) -> bool:
+        return isinstance(value, tuple) and all(
+            isinstance(row, tuple) and all(isinstance(x, item) for x in row) for row in value
+        )
+
+    def cards(value: object) -> bool:
+        return isinstance(value, tuple) and all(isinstance(c, Rank) for c in value)
+
+    checks = {
+        "seat": whole(seen.seat),
+        "rules": isinstance(seen.rules, Rules),
+        "pegs": rows(seen.pegs, int),
+        "hand": cards(seen.hand),
+        "hand_sizes": isinstance(seen.hand_sizes, tuple) and all(map(whole, seen.hand_sizes)),
+        "draw_pile_size": whole(seen.draw_pile_size),
+        "discard_pile": cards(seen.discard_pile),
+        "turn": whole(seen.turn),
+        "dealer": whole(seen.dealer),
+        "reshuffles": whole(seen.reshuffles),
+        "ply": whole(seen.ply),
+        "winner": seen.winner is None or whole(seen.winner),
+    }
+    return [name for name, ok in checks.items() if not ok]

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
-from pegs_rules.board import HOME_HOLES, START, Board, Location, home, team_of
+from pegs_rules.board import HOME_HOLES, MAX_PLAYERS, START, Board, Location, home, team_of
 from pegs_rules.moves import Step
 from pegs_rules.rules import InSpotOccupied, Rules
 from pegs_rules.state import board_for
@@ -42,7 +42,7 @@ class Tables:
     lane: dict[Location, tuple[_Path | None, ...]]  # lane[home(k)][n]: within home
 
 
-@cache
+@lru_cache(maxsize=MAX_PLAYERS)
 def tables(players: int) -> Tables:
     """The precomputed tables for a board of ``players`` seats."""
     board = board_for(players)
