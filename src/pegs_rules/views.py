@@ -7,6 +7,10 @@ seat's own hand. It holds nothing else: not the other hands, not the order of
 the draw pile, and not the seed, from which every hidden card could be
 worked out.
 
+A view is an API boundary, not a sandbox: it is what to send to a client or
+give to a bot, but it cannot keep code running in the same process from the
+full state. Run untrusted code in another process and send it views only.
+
 :func:`determinize` deals the cards the seat cannot see at random, giving a
 full :class:`~pegs_rules.GameState` that agrees with the view: a bot can
 search such samples as if it saw everything.
