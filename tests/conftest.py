@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from pegs_rules.rulings import RULINGS
+
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 settings.register_profile("default", max_examples=60, deadline=None, suppress_health_check=_SLOW_OK)
@@ -47,3 +49,12 @@ def pytest_configure(config: pytest.Config) -> None:
         module = importlib.import_module(name)
         if not str(module.__file__).endswith((".so", ".pyd")):
             raise pytest.UsageError(f"{name} is not compiled: {module.__file__}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A ``ruling`` marker names known ruling ids, at least one (it feeds the coverage page)."""
+    for item in items:
+        for mark in item.iter_markers("ruling"):
+            unknown = [rule for rule in mark.args if rule not in RULINGS]
+            if unknown or not mark.args:
+                raise pytest.UsageError(f"{item.nodeid}: ruling marker names {unknown or 'none'}")

@@ -92,6 +92,7 @@ def test_seat_counts_are_4_6_or_8(players: int) -> None:
         Board(players)
 
 
+@pytest.mark.ruling("deck.composition")
 def test_decks_listed_out_of_order_still_give_each_count_its_row() -> None:
     """``deck.composition``: the row for a count is the one naming it, wherever it stands."""
     rules = Rules(name="descending", decks=((8, 4, 8), (6, 2, 4), (4, 1, 2)))

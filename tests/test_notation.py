@@ -198,6 +198,7 @@ def test_format_move_refuses_an_illegal_move_and_non_states() -> None:
         parse_move(STATE, 3)  # type: ignore[arg-type]
 
 
+@pytest.mark.ruling("game.end")
 def test_after_the_game_every_text_is_refused_with_game_end() -> None:
     won = parse_position("pegs 0: h1 h2 h3 h4 h5\npegs 2: h1 h2 h3 h4 h5\nturn: 0\nhand 0: 3")
     for text in ("3 h1-h4", "3 0:h1-h4", "3"):

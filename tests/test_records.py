@@ -147,6 +147,7 @@ def test_a_corrupted_record_stops_at_its_first_illegal_move(
     assert str(error).startswith(f"[{error.rule}] turn {error.turn}, ")
 
 
+@pytest.mark.ruling("game.end")
 def test_a_move_after_the_end_is_refused_with_game_end() -> None:
     states, moves = full_game("arizona", 4)
     record = record_of(states[0], [*moves, moves[-1]])

@@ -172,6 +172,7 @@ def test_hand_worked_examples(text: str, expected: list[str] | None) -> None:
     assert_agree(state)
 
 
+@pytest.mark.ruling("card.seven.split")
 def test_split_resolutions_that_share_an_order_are_both_legal() -> None:
     """``card.seven.split``: with pegs of seat 0 on 1 and 2 (in-spot 3), moving the peg on
     2 three holes into h2 and then the peg on 1 four holes to 5 is a legal split: each part
@@ -230,6 +231,7 @@ def test_hand_worked_results(text: str, move_text: str, pegs: dict[int, str]) ->
     assert apply(state, move).pegs == tuple(want)
 
 
+@pytest.mark.ruling("card.seven.split.order")
 def test_split_listed_once_when_both_orders_agree() -> None:
     """Two independent parts: both orders leave the same position; the first is listed."""
     state = parse_position("pegs 0: 10 30\nhand 0: 7")

@@ -103,6 +103,7 @@ def pegs_after(state: GameState, move: str) -> tuple[tuple[int, ...], ...]:
 # --- card.come-out ---------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.come-out")
 @pytest.mark.parametrize("card", ["A", "J", "Q", "K"])
 def test_come_out_from_own_and_teammate_start(card: str) -> None:
     # Everyone in start. Seat 0's team is seats 0 and 2; each start area brings a peg out to
@@ -112,6 +113,7 @@ def test_come_out_from_own_and_teammate_start(card: str) -> None:
     assert moves(state) == [f"{card} 0:s-8", f"{card} 2:s-44"]
 
 
+@pytest.mark.ruling("card.come-out")
 def test_come_out_from_teammate_start_goes_to_that_colours_hole() -> None:
     state = pos("hand 0: K")
     after = pegs_after(state, "K 2:s-44")
@@ -119,6 +121,7 @@ def test_come_out_from_teammate_start_goes_to_that_colours_hole() -> None:
     assert after[0] == (S,) * 5
 
 
+@pytest.mark.ruling("card.come-out")
 def test_come_out_to_the_wrong_hole_is_illegal() -> None:
     state = pos("hand 0: K")
     # seat 2's peg must go to 44 (its own come-out), seat 0's to 8 - not each other's.
@@ -128,12 +131,14 @@ def test_come_out_to_the_wrong_hole_is_illegal() -> None:
     expect_illegal(state, "K 0:s-18", "card.come-out")
 
 
+@pytest.mark.ruling("card.come-out")
 def test_come_out_in_six_seat_game_uses_every_teammate_start() -> None:
     # 6 seats: team 0 is seats 0, 2, 4; come-out holes 8, 44, 18*4+8 = 80.
     state = pos("players: 6\nhand 0: J")
     assert moves(state) == ["J 0:s-8", "J 2:s-44", "J 4:s-80"]
 
 
+@pytest.mark.ruling("card.come-out")
 def test_come_out_blocked_by_same_colour_on_come_out_hole() -> None:
     # Seat 0 has a peg on its come-out hole 8 and four in start; seat 2 all home.
     # The come-out would land on its own colour: not allowed. The ace's 1 forward: 8 -> 9.
@@ -143,6 +148,7 @@ def test_come_out_blocked_by_same_colour_on_come_out_hole() -> None:
     expect_illegal(state, "A 0:s-8", "move.blocking")
 
 
+@pytest.mark.ruling("card.come-out")
 def test_come_out_onto_opponent_sends_it_to_start() -> None:
     # A seat-1 peg sits on seat 0's come-out hole 8; coming out lands there and knocks it home
     # to seat 1's start area.
@@ -154,6 +160,7 @@ def test_come_out_onto_opponent_sends_it_to_start() -> None:
     assert after[1] == (S,) * 5
 
 
+@pytest.mark.ruling("card.come-out")
 def test_come_out_onto_teammate_sends_it_to_its_in_spot() -> None:
     # Seat 2 (teammate) has a peg on 8 and four in home (h1..h4), none in start.
     # Q: come out 0:s-8 (knocks the seat-2 peg to seat 2's in-spot 39, empty);
@@ -166,6 +173,7 @@ def test_come_out_onto_teammate_sends_it_to_its_in_spot() -> None:
     assert after[2] == (39, home(1), home(2), home(3), home(4))
 
 
+@pytest.mark.ruling("card.come-out")
 def test_come_out_onto_teammate_whose_in_spot_is_taken_is_illegal() -> None:
     # As above, but seat 2 also stands on its own in-spot 39: the knocked peg cannot go there.
     # K: seat 2 peg 8 -> 18; seat 2 peg 39 -> 49 (from its in-spot, 10 steps would be h10: no);
@@ -175,6 +183,7 @@ def test_come_out_onto_teammate_whose_in_spot_is_taken_is_illegal() -> None:
     expect_illegal(state, "K 0:s-8", "move.landing.in-spot")
 
 
+@pytest.mark.ruling("card.come-out")
 @pytest.mark.parametrize("card", ["2", "3", "4", "5", "6", "7", "9", "10"])
 def test_only_come_out_cards_bring_a_peg_out(card: str) -> None:
     # Everyone in start: a number card (and the 7, 9) cannot move anything, so the only legal
@@ -187,12 +196,14 @@ def test_only_come_out_cards_bring_a_peg_out(card: str) -> None:
 # --- card.ace ----------------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.ace")
 def test_ace_comes_out_or_moves_one() -> None:
     # Seat 0: peg on 12, four in start; seat 2 all home. A: come out to 8, or 12 -> 13.
     state = pos(f"pegs 0: 12\npegs 2: {ALL_HOME}\nhand 0: A")
     assert moves(state) == ["A 0:s-8", "A 0:12-13"]
 
 
+@pytest.mark.ruling("card.ace")
 def test_ace_from_in_spot_may_enter_home_or_stay_on_track() -> None:
     # Seat 0 on its in-spot 3, other four pegs in h2..h5 (h1 empty). From the in-spot one step
     # is h1; or it stays on the track: 4. The home pegs are all blocked.
@@ -203,12 +214,14 @@ def test_ace_from_in_spot_may_enter_home_or_stay_on_track() -> None:
     assert after.winner == 0  # and seat 2 is all home too
 
 
+@pytest.mark.ruling("card.ace")
 def test_ace_wraps_from_last_hole_to_zero() -> None:
     # 71 + 1 = 72 = 0 (mod 72). The in-spot 3 is 4 steps away: no home entry with 1.
     state = pos(f"pegs 0: 71 h2 h3 h4 h5\npegs 2: {ALL_HOME}\nhand 0: A")
     assert moves(state) == ["A 0:71-0"]
 
 
+@pytest.mark.ruling("card.ace")
 def test_ace_moves_exactly_one_forward() -> None:
     state = pos(f"pegs 0: 12\npegs 2: {ALL_HOME}\nhand 0: A")
     expect_illegal(state, "A 0:12-14", "card.ace")
@@ -216,6 +229,7 @@ def test_ace_moves_exactly_one_forward() -> None:
     expect_illegal(state, "A 0:12-22", "card.ace")
 
 
+@pytest.mark.ruling("card.ace")
 def test_ace_blocked_by_own_peg() -> None:
     # Pegs on 12 and 13: 12 -> 13 lands on its own colour. Come out to 8, or 13 -> 14.
     state = pos(f"pegs 0: 12 13\npegs 2: {ALL_HOME}\nhand 0: A")
@@ -226,6 +240,7 @@ def test_ace_blocked_by_own_peg() -> None:
 # --- card.face ---------------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.face")
 @pytest.mark.parametrize("card", ["J", "Q", "K"])
 def test_face_card_moves_ten(card: str) -> None:
     # No peg of seat 0 in start, seat 2 all home: no come-out. 12 + 10 = 22.
@@ -234,6 +249,7 @@ def test_face_card_moves_ten(card: str) -> None:
     assert moves(state) == [f"{card} 0:12-22"]
 
 
+@pytest.mark.ruling("card.face", "card.come-out")
 def test_face_card_come_out_track_and_home_entry() -> None:
     # Seat 0: peg on 70, four in start. J: come out (s-8); 70 + 10 = 80 = 8 (mod 72) on the
     # track; or home: 70 -> 3 is 5 steps (71, 0, 1, 2, 3), 5 more = h5.
@@ -241,6 +257,7 @@ def test_face_card_come_out_track_and_home_entry() -> None:
     assert moves(state) == ["J 0:s-8", "J 0:70-8", "J 0:70-h5"]
 
 
+@pytest.mark.ruling("card.face")
 def test_face_card_moves_exactly_ten() -> None:
     state = pos(f"pegs 0: 12 h2 h3 h4 h5\npegs 2: {ALL_HOME}\nhand 0: K")
     # arizona face cards are worth 10, not 11/12/13, and not 1
@@ -252,6 +269,7 @@ def test_face_card_moves_exactly_ten() -> None:
 # --- card.number -------------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.number")
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 10])
 def test_number_card_moves_its_count(n: int) -> None:
     # One peg on 12 (rest in start: number cards cannot come out), seat 2 all home.
@@ -259,12 +277,14 @@ def test_number_card_moves_its_count(n: int) -> None:
     assert moves(state) == [f"{n} 0:12-{12 + n}"]
 
 
+@pytest.mark.ruling("card.number")
 def test_number_card_may_enter_home_or_stay() -> None:
     # From 1 the in-spot 3 is 2 steps away; 4 = 2 + 2 -> h2, or track 5.
     state = pos(f"pegs 0: 1\npegs 2: {ALL_HOME}\nhand 0: 4")
     assert moves(state) == ["4 0:1-5", "4 0:1-h2"]
 
 
+@pytest.mark.ruling("card.number")
 def test_number_card_cannot_overshoot_home() -> None:
     # From 1, 10 = 2 + 8: h8 does not exist, so only the track: 11.
     state = pos(f"pegs 0: 1\npegs 2: {ALL_HOME}\nhand 0: 10")
@@ -272,12 +292,14 @@ def test_number_card_cannot_overshoot_home() -> None:
     expect_illegal(state, "10 0:1-h5", "move.home-entry")
 
 
+@pytest.mark.ruling("card.number")
 def test_number_card_wraps_the_track() -> None:
     # 68 + 6 = 74 = 2 (mod 72); the in-spot is 7 steps away, beyond the count.
     state = pos(f"pegs 0: 68\npegs 2: {ALL_HOME}\nhand 0: 6")
     assert moves(state) == ["6 0:68-2"]
 
 
+@pytest.mark.ruling("card.number")
 def test_number_card_moves_within_home() -> None:
     # h1 + 3 = h4. A 5 from h1 would be h6: nothing else can move, so only discard.
     state = pos(f"pegs 0: h1\npegs 2: {ALL_HOME}\nhand 0: 3")
@@ -286,6 +308,7 @@ def test_number_card_moves_within_home() -> None:
     assert moves(state5) == ["discard 5"]
 
 
+@pytest.mark.ruling("card.number")
 def test_number_card_moves_teammate_into_its_own_home() -> None:
     # Seat 0 all in start; seat 2 has a peg on 37 (others in start). Seat 2's in-spot is 39,
     # 2 steps away; 4 = 2 + 2 -> seat 2's h2, or track 41.
@@ -295,6 +318,7 @@ def test_number_card_moves_teammate_into_its_own_home() -> None:
     assert after[2] == (S, S, S, S, home(2))
 
 
+@pytest.mark.ruling("card.number")
 def test_number_card_moves_exactly_its_count() -> None:
     state = pos(f"pegs 0: 12\npegs 2: {ALL_HOME}\nhand 0: 5")
     expect_illegal(state, "5 0:12-16", "card.number")
@@ -305,12 +329,14 @@ def test_number_card_moves_exactly_its_count() -> None:
 # --- card.seven --------------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.seven")
 def test_seven_single_peg() -> None:
     # One movable peg (12), seat 2's home pegs cannot move: no split is possible. 12 + 7 = 19.
     state = pos(f"pegs 0: 12\npegs 2: {ALL_HOME}\nhand 0: 7")
     assert moves(state) == ["7 0:12-19"]
 
 
+@pytest.mark.ruling("card.seven")
 def test_seven_single_peg_enters_home() -> None:
     # From 70: 5 steps to the in-spot 3, 2 more = h2; or track 77 = 5 (mod 72).
     state = pos(f"pegs 0: 70\npegs 2: {ALL_HOME}\nhand 0: 7")
@@ -318,6 +344,7 @@ def test_seven_single_peg_enters_home() -> None:
     assert pegs_after(state, "7 0:70-h2")[0] == (S, S, S, S, home(2))
 
 
+@pytest.mark.ruling("card.seven")
 def test_seven_moves_exactly_seven() -> None:
     state = pos(f"pegs 0: 12\npegs 2: {ALL_HOME}\nhand 0: 7")
     expect_illegal(state, "7 0:12-18", "card.seven")
@@ -328,6 +355,7 @@ def test_seven_moves_exactly_seven() -> None:
 # --- card.seven.split --------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.seven.split", "card.seven.split.order")
 def test_seven_split_independent_pegs_listed_once_each() -> None:
     # Pegs on 10 and 30 never meet: 10 + a <= 16 < 30 and 30 + b <= 36. Both orders of each
     # split give the same position, so each is listed once, in the order that sorts first:
@@ -347,6 +375,7 @@ def test_seven_split_independent_pegs_listed_once_each() -> None:
     expect_same_move(state, "7 0:30-36 0:10-11", "7 0:10-11 0:30-36")
 
 
+@pytest.mark.ruling("card.seven.split")
 def test_seven_split_first_part_unblocks_the_second() -> None:
     # Pegs A on 10 and B on 12 (same colour).
     # Singles: A 10 -> 17 passes B: blocked; B 12 -> 19.
@@ -371,6 +400,7 @@ def test_seven_split_first_part_unblocks_the_second() -> None:
     expect_same_move(state, "7 0:12-18 0:10-11", "7 0:10-11 0:12-18")
 
 
+@pytest.mark.ruling("card.seven.split")
 def test_seven_split_first_part_knocks_teammate_which_then_moves_from_its_in_spot() -> None:
     # Seat 0 peg A on 10, seat 2 (teammate) peg C on 15; all other pegs in start.
     # Singles: A 10 -> 17 (passing C is fine); C 15 -> 22. No home entry (in-spots 3 and 39
@@ -409,6 +439,7 @@ def test_seven_split_first_part_knocks_teammate_which_then_moves_from_its_in_spo
     assert after[2] == (S, S, S, S, 39)
 
 
+@pytest.mark.ruling("card.seven.split")
 def test_seven_split_second_part_judged_on_board_left_by_first() -> None:
     state = pos("pegs 0: 10\npegs 2: 15\nhand 0: 7")
     # After A lands on 15, C is on 39, not 15: the second part cannot start from 15.
@@ -419,6 +450,7 @@ def test_seven_split_second_part_judged_on_board_left_by_first() -> None:
     expect_illegal(state, "7 0:10-15 2:39-40", "card.seven.split")
 
 
+@pytest.mark.ruling("card.seven.split")
 def test_seven_split_parts_enter_and_move_within_home() -> None:
     # Seat 0: P on 1, H on h1, three in start; seat 2 all home. From 1 the in-spot is 2 away.
     # Singles: P 1 -> 8 (track); 1 -> h5 passes h1: blocked. H cannot move 7.
@@ -443,6 +475,7 @@ def test_seven_split_parts_enter_and_move_within_home() -> None:
     expect_illegal(state, "7 0:h1-h3 0:1-h3", "move.home-entry")
 
 
+@pytest.mark.ruling("card.seven.split")
 def test_seven_split_cannot_use_a_come_out() -> None:
     # Only one peg (12) can move forward; a come-out is never a split part.
     state = pos(f"pegs 0: 12\npegs 2: {ALL_HOME}\nhand 0: 7")
@@ -453,6 +486,7 @@ def test_seven_split_cannot_use_a_come_out() -> None:
     expect_illegal(state, come_out_second, "card.seven.split")
 
 
+@pytest.mark.ruling("card.seven.split")
 def test_seven_split_needs_two_pegs_and_a_total_of_seven() -> None:
     state = pos(f"pegs 0: 10 30\npegs 2: {ALL_HOME}\nhand 0: 7")
     # the same peg twice
@@ -469,6 +503,7 @@ def test_seven_split_needs_two_pegs_and_a_total_of_seven() -> None:
 # --- card.eight --------------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.eight")
 @pytest.mark.parametrize(
     ("src", "dst"),
     [
@@ -487,6 +522,7 @@ def test_eight_moves_eight_back(src: int, dst: int) -> None:
     assert pegs_after(state, f"8 0:{src}-{dst}")[0] == (S, S, S, S, dst)
 
 
+@pytest.mark.ruling("card.eight")
 @pytest.mark.parametrize(
     ("card", "expected"),
     [
@@ -507,6 +543,7 @@ def test_after_eight_from_come_out_peg_may_enter_home(card: str, expected: list[
     assert moves(state) == expected
 
 
+@pytest.mark.ruling("card.eight")
 def test_eight_cannot_move_pegs_in_start_or_home() -> None:
     # Seat 0: h1 and h3 in home, three in start; seat 2 all home: an 8 has nothing to move.
     state = pos(f"pegs 0: h1 h3\npegs 2: {ALL_HOME}\nhand 0: 8")
@@ -519,6 +556,7 @@ def test_eight_cannot_move_pegs_in_start_or_home() -> None:
     assert start_rule in {"card.eight", "card.come-out"}
 
 
+@pytest.mark.ruling("card.eight")
 def test_eight_never_enters_home_and_moves_exactly_eight_back() -> None:
     # From 11 eight back is 3, the in-spot: it stays on the track, never turning into home.
     state = pos(f"pegs 0: 11\npegs 2: {ALL_HOME}\nhand 0: 8")
@@ -529,6 +567,7 @@ def test_eight_never_enters_home_and_moves_exactly_eight_back() -> None:
     expect_illegal(state, "8 0:11-s", "card.eight")
 
 
+@pytest.mark.ruling("card.eight")
 def test_eight_blocked_by_own_peg() -> None:
     # Pegs on 15 and 20: 20 -> 12 passes 15: blocked. 15 -> 7 is free.
     state = pos(f"pegs 0: 15 20\npegs 2: {ALL_HOME}\nhand 0: 8")
@@ -536,6 +575,7 @@ def test_eight_blocked_by_own_peg() -> None:
     expect_illegal(state, "8 0:20-12", "move.blocking")
 
 
+@pytest.mark.ruling("card.eight")
 def test_eight_passes_other_colours_and_displaces() -> None:
     # Seat 1 pegs on 15 (passed) and 12 (landed on: back to seat 1's start).
     state = pos(f"pegs 0: 20\npegs 1: 12 15\npegs 2: {ALL_HOME}\nhand 0: 8")
@@ -545,6 +585,7 @@ def test_eight_passes_other_colours_and_displaces() -> None:
     assert after[1] == (S, S, S, S, 15)
 
 
+@pytest.mark.ruling("card.eight")
 def test_eight_moves_teammate_peg() -> None:
     # Seat 0 all in start; seat 2 on 50 and h1..h4: 50 -> 42.
     state = pos("pegs 2: 50 h1 h2 h3 h4\nhand 0: 8")
@@ -554,11 +595,13 @@ def test_eight_moves_teammate_peg() -> None:
 # --- card.nine ---------------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.nine")
 def test_nine_single_peg() -> None:
     state = pos(f"pegs 0: 12\npegs 2: {ALL_HOME}\nhand 0: 9")
     assert moves(state) == ["9 0:12-21"]
 
 
+@pytest.mark.ruling("card.nine", "card.seven.split.order")
 def test_nine_split_independent_pegs() -> None:
     # 10 + a <= 18 < 30, 30 + b <= 38: no interaction, each split listed once (peg 10 first).
     state = pos(f"pegs 0: 10 30\npegs 2: {ALL_HOME}\nhand 0: 9")
@@ -568,6 +611,7 @@ def test_nine_split_independent_pegs() -> None:
     ]
 
 
+@pytest.mark.ruling("card.nine")
 def test_nine_split_first_part_unblocks_the_second() -> None:
     # A on 10, B on 12. Singles: A passes B (blocked); B 12 -> 21.
     # A first: only a = 1 (A 11), then B 12 -> 20.
@@ -586,6 +630,7 @@ def test_nine_split_first_part_unblocks_the_second() -> None:
     expect_illegal(state, "9 0:10-15 0:12-16", "move.blocking")
 
 
+@pytest.mark.ruling("card.nine")
 def test_nine_split_knocked_peg_moves_from_its_in_spot_into_home() -> None:
     # Seat 2's peg C on 14 moves 6 to 20 and lands on seat 0's peg A, which goes to seat 0's
     # in-spot 3; A then moves 3 from its in-spot: track 6 or h3.
@@ -600,6 +645,7 @@ def test_nine_split_knocked_peg_moves_from_its_in_spot_into_home() -> None:
     expect_illegal(state, "9 2:14-20 0:20-23", "board.pegs", "card.nine")
 
 
+@pytest.mark.ruling("card.nine")
 def test_nine_split_part_of_eight_enters_home_from_corner() -> None:
     # Pegs on 0 and 30. From 0 the in-spot 3 is 3 steps away: a part a = 4..8 may enter home
     # as h(a-3), or stay on the track. The other peg moves 9 - a from 30 (never near 3 or 0).
@@ -624,6 +670,7 @@ def test_nine_split_part_of_eight_enters_home_from_corner() -> None:
     ]
 
 
+@pytest.mark.ruling("card.nine")
 def test_nine_forbidden_moves() -> None:
     state = pos(f"pegs 0: 10 30\npegs 2: {ALL_HOME}\nhand 0: 9")
     expect_illegal(state, "9 0:10-18", "card.nine")  # single of 8
@@ -640,6 +687,7 @@ def test_nine_forbidden_moves() -> None:
 # --- card.joker --------------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.joker")
 def test_joker_lands_only_on_other_colours() -> None:
     # Everyone of team 0 in start; seat 1 on 30, seat 3 on 50. The joker must come from a team
     # start area (seats 0 and 2) and land on an occupied track hole: 30 or 50. Nothing but the
@@ -657,6 +705,7 @@ def test_joker_lands_only_on_other_colours() -> None:
     assert after[3] == (S,) * 5
 
 
+@pytest.mark.ruling("card.joker")
 def test_joker_onto_teammate_sends_it_to_its_in_spot() -> None:
     # Seat 2 has a peg on 30 (four in start). A seat-0 peg may jump onto it (different colour);
     # a seat-2 peg may not (same colour). The knocked seat-2 peg goes to its in-spot 39.
@@ -667,6 +716,7 @@ def test_joker_onto_teammate_sends_it_to_its_in_spot() -> None:
     assert after[2] == (S, S, S, S, 39)
 
 
+@pytest.mark.ruling("card.joker")
 def test_joker_forbidden_targets() -> None:
     # Seat 0: 30 and four in start; seat 1 on 50; seat 2 all home.
     state = pos(f"pegs 0: 30\npegs 1: 50\npegs 2: {ALL_HOME}\nhand 0: JK")
@@ -678,6 +728,7 @@ def test_joker_forbidden_targets() -> None:
     expect_illegal(state, "JK 0:s-8", "card.joker")  # its come-out hole, empty
 
 
+@pytest.mark.ruling("card.joker")
 def test_joker_ignores_blocking_and_may_go_backwards() -> None:
     # Team starts empty: seat 0 on 10, 12, h1..h3; seat 2 all home. Seat 3 on 5, seat 1 on 14.
     # Sources: 10 and 12. Targets: 5 and 14. 10 -> 14 jumps over seat 0's own 12.
@@ -694,6 +745,7 @@ def test_joker_ignores_blocking_and_may_go_backwards() -> None:
     assert after[1] == (S,) * 5
 
 
+@pytest.mark.ruling("card.joker")
 def test_joker_onto_teammate_whose_in_spot_is_taken_is_illegal() -> None:
     # Seat 2 on 30 and on its in-spot 39: jumping onto 30 would send that peg to 39, where its
     # own colour stands. The only other target, 39, is seat 2's too: fine for seat 0's peg,
@@ -707,6 +759,7 @@ def test_joker_onto_teammate_whose_in_spot_is_taken_is_illegal() -> None:
 # --- card.joker.source -------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.joker.source")
 def test_joker_must_come_from_own_start_while_it_holds_pegs() -> None:
     # Seat 0: 10 and four in start; seat 2 all home; seat 1 on 20.
     state = pos(f"pegs 0: 10\npegs 1: 20\npegs 2: {ALL_HOME}\nhand 0: JK")
@@ -714,6 +767,7 @@ def test_joker_must_come_from_own_start_while_it_holds_pegs() -> None:
     expect_illegal(state, "JK 0:10-20", "card.joker.source")
 
 
+@pytest.mark.ruling("card.joker.source")
 def test_joker_must_come_from_teammate_start_while_it_holds_pegs() -> None:
     # Seat 0 (10, h1..h4) has no peg in start, but seat 2 (h1..h4) has one: the joker must
     # bring that one out, onto seat 1's peg on 20 or onto seat 0's peg on 10 (a different
@@ -726,6 +780,7 @@ def test_joker_must_come_from_teammate_start_while_it_holds_pegs() -> None:
     expect_illegal(state, "JK 0:10-20", "card.joker.source")
 
 
+@pytest.mark.ruling("card.joker.source")
 def test_joker_any_team_track_peg_once_team_starts_are_empty() -> None:
     # Seat 0: 10, h1..h4; seat 2: 40, h1..h4; seat 1 on 20. Sources: 0:10 and 2:40.
     # Targets (other colour than the mover): 0:10 -> 20, 40 (seat 2's peg to its in-spot 39);
@@ -746,6 +801,7 @@ def test_joker_any_team_track_peg_once_team_starts_are_empty() -> None:
     expect_illegal(state, "JK 2:h4-20", "card.joker.source")
 
 
+@pytest.mark.ruling("card.joker.source")
 def test_joker_source_is_checked_afresh_each_turn() -> None:
     # Team 0's start areas are empty. Seat 1 jokers onto seat 0's peg on 10, sending it back
     # to seat 0's start; on seat 2's turn the joker must therefore bring that peg out again.
@@ -764,6 +820,7 @@ def test_joker_source_is_checked_afresh_each_turn() -> None:
 # --- card.joker.optional -----------------------------------------------------------------------
 
 
+@pytest.mark.ruling("card.joker.optional")
 def test_joker_need_not_be_played_but_may_be() -> None:
     # A playable 5 forces a play (turn.must-play) - either the 5 or the joker, no discard.
     state = pos(f"pegs 0: 12\npegs 1: 30\npegs 2: {ALL_HOME}\nhand 0: 5 JK")
@@ -772,6 +829,7 @@ def test_joker_need_not_be_played_but_may_be() -> None:
     expect_illegal(state, "discard JK", "turn.must-play")
 
 
+@pytest.mark.ruling("card.joker.optional")
 def test_playable_joker_does_not_make_discard_illegal() -> None:
     # The 8 cannot move (all of team 0 in start or home); the joker can. Both discards are
     # legal, as is the joker.
@@ -784,6 +842,7 @@ def test_playable_joker_does_not_make_discard_illegal() -> None:
         assert after.turn == 1
 
 
+@pytest.mark.ruling("card.joker.optional")
 def test_lone_playable_joker_may_be_discarded() -> None:
     state = pos(f"pegs 1: 30\npegs 2: {ALL_HOME}\nhand 0: JK\ndraw: 2 3 4 5 6")
     assert moves(state) == ["JK 0:s-30", "discard JK"]
@@ -793,6 +852,7 @@ def test_lone_playable_joker_may_be_discarded() -> None:
     assert after.hands[0] == (Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX)
 
 
+@pytest.mark.ruling("card.joker.optional")
 def test_unplayable_joker_is_discarded() -> None:
     # No peg of another colour on the track: no target.
     state = pos(f"pegs 2: {ALL_HOME}\nhand 0: JK")

@@ -93,6 +93,7 @@ def assert_illegal(state: GameState, move: Play, rule: str | set[str]) -> None:
 # --------------------------------------------------------------------------- move.forward
 
 
+@pytest.mark.ruling("move.forward")
 def test_forward_plain_count() -> None:
     # 12 + 5 = 17; nothing in the way; seat 2 (teammate) has only start pegs.
     state = parse_position("pegs 0: 12\nhand 0: 5")
@@ -100,6 +101,7 @@ def test_forward_plain_count() -> None:
     assert after(state, play(Rank.FIVE, (0, 12, 17))) == pegs_of(4, {0: (17,)})
 
 
+@pytest.mark.ruling("move.forward")
 def test_forward_wraps_past_hole_zero_4p() -> None:
     # Seat 1 at 70 with a 5: 71, 0, 1, 2, 3 -> hole 3 (seat 0's in-spot, an
     # ordinary hole for seat 1, whose own in-spot 21 is not on the path).
@@ -108,6 +110,7 @@ def test_forward_wraps_past_hole_zero_4p() -> None:
     assert after(state, play(Rank.FIVE, (1, 70, 3))) == pegs_of(4, {1: (3,)})
 
 
+@pytest.mark.ruling("move.forward")
 def test_forward_wraps_past_hole_zero_6p() -> None:
     # 6 players, 108 holes.  Seat 5 at 106 with a 6: 107, 0, 1, 2, 3, 4 -> 4.
     # Seat 5's in-spot 93 is behind it, so no way home.
@@ -116,6 +119,7 @@ def test_forward_wraps_past_hole_zero_6p() -> None:
     assert after(state, play(Rank.SIX, (5, 106, 4))) == pegs_of(6, {5: (4,)})
 
 
+@pytest.mark.ruling("move.forward")
 def test_forward_wraps_past_hole_zero_8p() -> None:
     # 8 players, 144 holes.  Seat 3 at 140 with a 10: 140 + 10 - 144 = 6.
     state = parse_position("players: 8\nturn: 3\npegs 3: 140\nhand 3: 10")
@@ -123,6 +127,7 @@ def test_forward_wraps_past_hole_zero_8p() -> None:
     assert after(state, play(Rank.TEN, (3, 140, 6))) == pegs_of(8, {3: (6,)})
 
 
+@pytest.mark.ruling("move.forward")
 @pytest.mark.parametrize(("players", "seat", "spot"), [(4, 0, 3), (6, 5, 93), (8, 7, 129)])
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_forward_from_own_in_spot_next_step_is_home_1(
@@ -142,6 +147,7 @@ def test_forward_from_own_in_spot_next_step_is_home_1(
     )
 
 
+@pytest.mark.ruling("move.forward")
 def test_forward_ace_from_own_in_spot_enters_home_1() -> None:
     # Ace: come out (seat 0 -> 8, seat 2 -> 44, both start areas hold pegs) or
     # 1 forward from the in-spot 3: track 4, or home 1.
@@ -150,6 +156,7 @@ def test_forward_ace_from_own_in_spot_enters_home_1() -> None:
     assert after(state, play(Rank.ACE, (0, 3, H1))) == pegs_of(4, {0: (H1,)})
 
 
+@pytest.mark.ruling("move.forward")
 def test_forward_no_full_lap_required() -> None:
     # Seat 1 at 18 (e.g. knocked back by an 8 from its come-out 26) with a 5:
     # 19, 20, 21 (its in-spot), h1, h2 -> home 2; or track 23.
@@ -158,6 +165,7 @@ def test_forward_no_full_lap_required() -> None:
     assert after(state, play(Rank.FIVE, (1, 18, H2))) == pegs_of(4, {1: (H2,)})
 
 
+@pytest.mark.ruling("move.forward")
 def test_forward_other_in_spots_lead_nowhere() -> None:
     # Seat 0 at 19 passes seat 1's in-spot 21 (-> 24), at 36 passes its
     # teammate seat 2's in-spot 39 (-> 41): only its own in-spot (3) turns home.
@@ -165,6 +173,7 @@ def test_forward_other_in_spots_lead_nowhere() -> None:
     assert listed(state) == {"5 0:19-24", "5 0:36-41"}
 
 
+@pytest.mark.ruling("move.forward")
 def test_forward_peg_just_past_its_in_spot_must_go_round() -> None:
     # Seat 0 at 4 is one hole past its in-spot: its home is 71 steps away.
     state = parse_position("pegs 0: 4\nhand 0: 5")
@@ -173,6 +182,7 @@ def test_forward_peg_just_past_its_in_spot_must_go_round() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 4, H1)), "move.home-entry")
 
 
+@pytest.mark.ruling("move.forward")
 def test_forward_count_is_exact_and_clockwise() -> None:
     # A 5 from 12 goes to 17 only: not 16 (short), not 7 (backwards).
     state = parse_position("pegs 0: 12\nhand 0: 5")
@@ -183,6 +193,7 @@ def test_forward_count_is_exact_and_clockwise() -> None:
 # --------------------------------------------------------------------------- move.home-entry
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_choice_after_wrapping_4p() -> None:
     # Seat 0 at 70 with a 6: 71, 0, 1, 2, 3 (in-spot, 5 steps), h1 -> home 1;
     # or track 70 + 6 - 72 = 4.  Both are listed.
@@ -192,6 +203,7 @@ def test_home_entry_choice_after_wrapping_4p() -> None:
     assert after(state, play(Rank.SIX, (0, 70, 4))) == pegs_of(4, {0: (4,)})
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_choice_after_wrapping_6p() -> None:
     # 108 holes.  Seat 0 at 104 with a 10: 105, 106, 107, 0, 1, 2, 3 (7
     # steps), h1, h2, h3 -> home 3; or track 104 + 10 - 108 = 6.
@@ -200,6 +212,7 @@ def test_home_entry_choice_after_wrapping_6p() -> None:
     assert after(state, play(Rank.TEN, (0, 104, H3))) == pegs_of(6, {0: (H3,)})
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_choice_after_wrapping_8p() -> None:
     # 144 holes.  Seat 0 at 140 with a 10: 7 steps to hole 3, then h1..h3;
     # or track 140 + 10 - 144 = 6.
@@ -207,6 +220,7 @@ def test_home_entry_choice_after_wrapping_8p() -> None:
     assert listed(state) == {"10 0:140-6", "10 0:140-h3"}
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_choice_last_seat_8p() -> None:
     # Seat 7 (in-spot 129) at 125 with a 6: 126..129 is 4 steps, then h1, h2;
     # or track 131.  Team 1 = seats 1, 3, 5, 7; the others are in start.
@@ -215,6 +229,7 @@ def test_home_entry_choice_last_seat_8p() -> None:
     assert after(state, play(Rank.SIX, (7, 125, H2))) == pegs_of(8, {7: (H2,)})
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_exactly_home_5() -> None:
     # Seat 0 at 70 with a 10: 5 steps to hole 3, 5 more -> home 5 exactly;
     # or track 70 + 10 - 72 = 8 (its own come-out hole, empty).
@@ -223,6 +238,7 @@ def test_home_entry_exactly_home_5() -> None:
     assert after(state, play(Rank.TEN, (0, 70, H5))) == pegs_of(4, {0: (H5,)})
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_overshoot_continues_on_track() -> None:
     # Seat 0 at 71 with a 10: 0, 1, 2, 3 is 4 steps to the in-spot, and the 6
     # left would need home 6, beyond home 5: impossible, so only the track,
@@ -233,6 +249,7 @@ def test_home_entry_overshoot_continues_on_track() -> None:
     assert_illegal(state, play(Rank.TEN, (0, 71, H5)), "move.home-entry")
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_one_short_of_in_spot_plus_ten() -> None:
     # Seat 0 at 69 with a 10: 70, 71, 0, 1, 2, 3 is 6 steps, 4 more -> home 4;
     # or track 69 + 10 - 72 = 7.
@@ -242,6 +259,7 @@ def test_home_entry_one_short_of_in_spot_plus_ten() -> None:
     assert_illegal(state, play(Rank.TEN, (0, 69, H5)), "move.home-entry")
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_count_ending_on_in_spot_stays_on_track() -> None:
     # Seat 0 at 65 with a 10 ends exactly on its in-spot 3 (0 home steps);
     # at 66 it is one step further: home 1, or track 4.
@@ -251,6 +269,7 @@ def test_home_entry_count_ending_on_in_spot_stays_on_track() -> None:
     assert listed(state) == {"10 0:66-4", "10 0:66-h1"}
 
 
+@pytest.mark.ruling("move.home-entry")
 @pytest.mark.parametrize(
     ("players", "seat", "spot", "n"), [(4, 0, 3, 6), (4, 0, 3, 10), (8, 7, 129, 10)]
 )
@@ -265,6 +284,7 @@ def test_home_entry_from_in_spot_beyond_home_5_impossible(
     assert_illegal(state, play(Rank(n), (seat, spot, H5)), "move.home-entry")
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_cannot_land_on_home_peg() -> None:
     # Seat 0 at 1 with a 5: 2, 3, h1, h2, h3 -> home 3 is taken: no entry.
     # Track 6 is fine; the home-3 peg would need home 8.
@@ -273,6 +293,7 @@ def test_home_entry_cannot_land_on_home_peg() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 1, H3)), "move.home-entry")
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_cannot_pass_home_peg() -> None:
     # Same path to home 3, passing the peg on home 2: no entry.
     state = parse_position("pegs 0: 1 h2\nhand 0: 5")
@@ -280,6 +301,7 @@ def test_home_entry_cannot_pass_home_peg() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 1, H3)), "move.home-entry")
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_short_of_home_peg_allowed() -> None:
     # A 3: seat 0 at 1 -> 2, 3, h1 (home 1, before the home-2 peg) or track 4;
     # the home-2 peg -> home 5.
@@ -288,6 +310,7 @@ def test_home_entry_short_of_home_peg_allowed() -> None:
     assert after(state, play(Rank.THREE, (0, 1, H1))) == pegs_of(4, {0: (H1, H2)})
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_from_in_spot_blocked_by_home_1() -> None:
     # A 2 from the in-spot 3: home 2 would pass the peg on home 1; track 5 is
     # open; the home-1 peg -> home 3.
@@ -296,6 +319,7 @@ def test_home_entry_from_in_spot_blocked_by_home_1() -> None:
     assert_illegal(state, play(Rank.TWO, (0, 3, H2)), "move.home-entry")
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_blocked_by_own_peg_on_track_before_in_spot() -> None:
     # Seat 0 at 70 with a 6 passes its own peg on 2 both ways (track 4, home 1):
     # blocked.  The peg on 2: 3, 4, .., 8 (track 8) or 3, h1..h5 (home 5).
@@ -305,6 +329,7 @@ def test_home_entry_blocked_by_own_peg_on_track_before_in_spot() -> None:
     assert_illegal(state, play(Rank.SIX, (0, 70, 4)), "move.blocking")
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_own_peg_on_in_spot_blocks_entry() -> None:
     # Seat 0 at 1 with a 5 passes its own peg on the in-spot 3 (home 3 and
     # track 6 alike); the in-spot peg: track 8 or home 5.
@@ -313,6 +338,7 @@ def test_home_entry_own_peg_on_in_spot_blocks_entry() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 1, H3)), "move.blocking")
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_when_track_landing_is_blocked() -> None:
     # Seat 0 at 1 with a 5: track 6 holds its own peg (blocked), home 3 is
     # free; the peg on 6 -> 11.
@@ -320,6 +346,7 @@ def test_home_entry_when_track_landing_is_blocked() -> None:
     assert listed(state) == {"5 0:1-h3", "5 0:6-11"}
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_choice_spares_or_takes_opponent() -> None:
     # Seat 0 at 1 with a 5: track 6 (seat 1's peg there goes to start) or
     # home 3 (seat 1's peg stays).
@@ -329,6 +356,7 @@ def test_home_entry_choice_spares_or_takes_opponent() -> None:
     assert after(state, play(Rank.FIVE, (0, 1, 6))) == pegs_of(4, {0: (6,)})
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_passes_opponent_on_own_in_spot() -> None:
     # Seat 1's peg on seat 0's in-spot 3 does not block (other colour): seat 0
     # at 70 with a 6 may still go home 1 or track 4, passing it untouched.
@@ -338,6 +366,7 @@ def test_home_entry_passes_opponent_on_own_in_spot() -> None:
     assert after(state, play(Rank.SIX, (0, 70, 4))) == pegs_of(4, {0: (4,), 1: (3,)})
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_teammate_peg_uses_its_own_in_spot() -> None:
     # Seat 0 acts.  Its peg at 1: track 6 or home 3.  Seat 2's peg at 37:
     # 38, 39 (seat 2's in-spot), h1, h2, h3 -> seat 2's home 3; or track 42.
@@ -346,6 +375,7 @@ def test_home_entry_teammate_peg_uses_its_own_in_spot() -> None:
     assert after(state, play(Rank.FIVE, (2, 37, H3))) == pegs_of(4, {0: (1,), 2: (H3,)})
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_not_through_teammates_in_spot() -> None:
     # Seat 2's peg at 70 passing seat 0's in-spot 3 cannot turn into a home
     # lane there: only track 70 + 6 - 72 = 4.
@@ -354,6 +384,7 @@ def test_home_entry_not_through_teammates_in_spot() -> None:
     assert_illegal(state, play(Rank.SIX, (2, 70, H1)), "move.home-entry")
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_lanes_are_per_colour() -> None:
     # Seat 2's pegs on its home 1..3 do not touch seat 0's lane: seat 0 at 1
     # with a 3 -> home 1 or track 4.  Seat 2's home pegs: h1->h4 passes h2, h3;
@@ -362,6 +393,7 @@ def test_home_entry_lanes_are_per_colour() -> None:
     assert listed(state) == {"3 0:1-4", "3 0:1-h1"}
 
 
+@pytest.mark.ruling("move.home-entry")
 def test_home_entry_blocked_by_home_1_6p() -> None:
     # 6 players, seat 4 (in-spot 75) at 72 with a 5: home would be 73, 74, 75,
     # h1, h2, passing its own peg on home 1: blocked.  Track 77 is open.
@@ -373,6 +405,7 @@ def test_home_entry_blocked_by_home_1_6p() -> None:
 # --------------------------------------------------------------------------- move.in-home
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_exact_count() -> None:
     # Home 1 + 3 = home 4.
     state = parse_position("pegs 0: h1\nhand 0: 3")
@@ -380,6 +413,7 @@ def test_in_home_exact_count() -> None:
     assert after(state, play(Rank.THREE, (0, H1, H4))) == pegs_of(4, {0: (H4,)})
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_to_the_back() -> None:
     # Home 2 + 3 = home 5; home 2 + 2 would be wrong.
     state = parse_position("pegs 0: h2\nhand 0: 3")
@@ -387,6 +421,7 @@ def test_in_home_to_the_back() -> None:
     assert_illegal(state, play(Rank.THREE, (0, H2, H4)), "move.in-home")
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_never_beyond_home_5() -> None:
     # Home 4 + 2 = home 6 does not exist: the 2 cannot move anything, so the
     # only moves are discards (turn.discard).
@@ -395,6 +430,7 @@ def test_in_home_never_beyond_home_5() -> None:
     assert_illegal(state, play(Rank.TWO, (0, H4, H5)), "move.in-home")
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_never_out_of_home() -> None:
     # A home peg may not leave its lane (back to its in-spot or anywhere on
     # the track): the ruling that forbids it is move.in-home.
@@ -403,6 +439,7 @@ def test_in_home_never_out_of_home() -> None:
     assert_illegal(state, play(Rank.TWO, (0, H4, 5)), "move.in-home")
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_cannot_pass_a_peg() -> None:
     # A 3: home 1 -> home 4 passes home 3; home 3 -> home 6 does not exist.
     state = parse_position("pegs 0: h1 h3\nhand 0: 3")
@@ -410,6 +447,7 @@ def test_in_home_cannot_pass_a_peg() -> None:
     assert_illegal(state, play(Rank.THREE, (0, H1, H4)), "move.in-home")
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_cannot_land_on_a_peg() -> None:
     # A 2: home 1 -> home 3 is taken; home 3 -> home 5 is free.
     state = parse_position("pegs 0: h1 h3\nhand 0: 2")
@@ -418,6 +456,7 @@ def test_in_home_cannot_land_on_a_peg() -> None:
     assert after(state, play(Rank.TWO, (0, H3, H5))) == pegs_of(4, {0: (H1, H5)})
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_never_backwards() -> None:
     # A 2 moves home 3 forward to home 5, never back to home 1.
     state = parse_position("pegs 0: h3\nhand 0: 2")
@@ -425,6 +464,7 @@ def test_in_home_never_backwards() -> None:
     assert_illegal(state, play(Rank.TWO, (0, H3, H1)), "move.in-home")
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_eight_cannot_move_home_peg() -> None:
     # An 8 moves only track pegs (card.eight; move.in-home says the same).
     state = parse_position("pegs 0: h3\nhand 0: 8")
@@ -432,6 +472,7 @@ def test_in_home_eight_cannot_move_home_peg() -> None:
     assert_illegal(state, play(Rank.EIGHT, (0, H3, H1)), {"card.eight", "move.in-home"})
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_teammate_lane_independent() -> None:
     # Seat 0 acts; seat 2's home 1 -> home 4 with a 3 (seat 0's peg on its own
     # home 3 is in another lane); seat 0's home 3 would need home 6.
@@ -440,6 +481,7 @@ def test_in_home_teammate_lane_independent() -> None:
     assert after(state, play(Rank.THREE, (2, H1, H4))) == pegs_of(4, {0: (H3,), 2: (H4,)})
 
 
+@pytest.mark.ruling("move.in-home")
 def test_in_home_pegs_cannot_be_jokered() -> None:
     # Seat 1 holds a joker; its team's start areas hold pegs, so the joker
     # brings out a peg of seat 1 or 3 onto a track peg of another colour: only
@@ -452,6 +494,7 @@ def test_in_home_pegs_cannot_be_jokered() -> None:
 # --------------------------------------------------------------------------- move.blocking
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_cannot_land_on_own_colour() -> None:
     # A 5: 10 -> 15 lands on its own peg; 15 -> 20 is free.
     state = parse_position("pegs 0: 10 15\nhand 0: 5")
@@ -459,6 +502,7 @@ def test_blocking_cannot_land_on_own_colour() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 10, 15)), "move.blocking")
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_cannot_pass_own_colour() -> None:
     # A 5: 10 -> 15 passes its own peg on 12; 12 -> 17 is free.
     state = parse_position("pegs 0: 10 12\nhand 0: 5")
@@ -466,6 +510,7 @@ def test_blocking_cannot_pass_own_colour() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 10, 15)), "move.blocking")
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_across_hole_zero() -> None:
     # A 5: 68 -> 1 passes its own peg on 70 (69, 70, 71, 0, 1): blocked.
     # 70 -> 71, 0, 1, 2, 3: lands on the in-spot (0 home steps, no entry).
@@ -474,6 +519,7 @@ def test_blocking_across_hole_zero() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 68, 1)), "move.blocking")
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_eight_cannot_pass_own_colour() -> None:
     # An 8: 20 -> 12 passes its own peg on 15; 15 -> 7 is free.
     state = parse_position("pegs 0: 15 20\nhand 0: 8")
@@ -481,6 +527,7 @@ def test_blocking_eight_cannot_pass_own_colour() -> None:
     assert_illegal(state, play(Rank.EIGHT, (0, 20, 12)), "move.blocking")
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_eight_cannot_land_on_own_colour() -> None:
     # An 8: 20 -> 12 lands on its own peg; 12 -> 4 is free.
     state = parse_position("pegs 0: 12 20\nhand 0: 8")
@@ -488,6 +535,7 @@ def test_blocking_eight_cannot_land_on_own_colour() -> None:
     assert_illegal(state, play(Rank.EIGHT, (0, 20, 12)), "move.blocking")
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_eight_backwards_across_hole_zero() -> None:
     # An 8: 3 -> 2, 1, 0, 71, 70, ... 67 passes its own peg on 70: blocked.
     # 70 -> 62 (69..62) is free.
@@ -496,6 +544,7 @@ def test_blocking_eight_backwards_across_hole_zero() -> None:
     assert_illegal(state, play(Rank.EIGHT, (0, 3, 67)), "move.blocking")
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_teammate_colour_does_not_block() -> None:
     # Seat 0's peg at 10 passes seat 2's peg on 12 (another colour): 15.
     # Seat 2's peg 12 -> 17.
@@ -504,6 +553,7 @@ def test_blocking_teammate_colour_does_not_block() -> None:
     assert after(state, play(Rank.FIVE, (0, 10, 15))) == pegs_of(4, {0: (15,), 2: (12,)})
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_is_by_moving_pegs_colour_not_players() -> None:
     # Seat 0 acts and moves seat 2's peg 12 -> 17 past seat 0's own pegs on 13
     # and 14: allowed.  Seat 0's 13 -> 18 passes its own 14: blocked; 14 -> 19.
@@ -513,6 +563,7 @@ def test_blocking_is_by_moving_pegs_colour_not_players() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 13, 18)), "move.blocking")
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_teammates_peg_blocked_by_its_own_colour() -> None:
     # Seat 0 acts; seat 2's peg 12 -> 17 passes seat 2's peg on 14: blocked.
     state = parse_position("pegs 2: 12 14\nhand 0: 5")
@@ -520,6 +571,7 @@ def test_blocking_teammates_peg_blocked_by_its_own_colour() -> None:
     assert_illegal(state, play(Rank.FIVE, (2, 12, 17)), "move.blocking")
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_eight_teammate_colour_does_not_block() -> None:
     # An 8: seat 0's 20 -> 12 passes seat 2's peg on 15; seat 2's 15 -> 7.
     state = parse_position("pegs 0: 20\npegs 2: 15\nhand 0: 8")
@@ -527,6 +579,7 @@ def test_blocking_eight_teammate_colour_does_not_block() -> None:
     assert after(state, play(Rank.EIGHT, (0, 20, 12))) == pegs_of(4, {0: (12,), 2: (15,)})
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_opponents_passed_freely() -> None:
     # Seat 0 at 10 passes seat 1's pegs on 11..14 and lands on the empty 15;
     # passing displaces nobody.
@@ -535,6 +588,7 @@ def test_blocking_opponents_passed_freely() -> None:
     assert after(state, play(Rank.FIVE, (0, 10, 15))) == pegs_of(4, {0: (15,), 1: (11, 12, 13, 14)})
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_8p() -> None:
     # 8 players, seat 5 acts (team 1 = 1, 3, 5, 7).  A 6: seat 5's 100 -> 106
     # passes its own 104: blocked; 104 -> 110 free.  Seat 7's 102 -> 108
@@ -545,6 +599,7 @@ def test_blocking_8p() -> None:
     assert_illegal(state, play(Rank.SIX, (5, 100, 106)), "move.blocking")
 
 
+@pytest.mark.ruling("move.blocking")
 def test_blocking_does_not_apply_to_jokers() -> None:
     # Seat 2 is all home, seat 0 has no start pegs: the joker may move any of
     # seat 0's track pegs onto the only other-colour track peg, seat 1's on
@@ -560,6 +615,7 @@ def test_blocking_does_not_apply_to_jokers() -> None:
 # --------------------------------------------------------------------------- move.safe-holes
 
 
+@pytest.mark.ruling("move.safe-holes")
 def test_safe_holes_opponent_on_its_come_out_hole() -> None:
     # Seat 1's peg on its come-out 26 is hit by seat 0's 22 + 4: to start.
     state = parse_position("pegs 0: 22\npegs 1: 26\nhand 0: 4")
@@ -567,6 +623,7 @@ def test_safe_holes_opponent_on_its_come_out_hole() -> None:
     assert after(state, play(Rank.FOUR, (0, 22, 26))) == pegs_of(4, {0: (26,)})
 
 
+@pytest.mark.ruling("move.safe-holes")
 def test_safe_holes_opponent_on_its_in_spot() -> None:
     # Seat 1's peg on its in-spot 21 is hit by seat 0's 18 + 3: to start.
     state = parse_position("pegs 0: 18\npegs 1: 21\nhand 0: 3")
@@ -574,6 +631,7 @@ def test_safe_holes_opponent_on_its_in_spot() -> None:
     assert after(state, play(Rank.THREE, (0, 18, 21))) == pegs_of(4, {0: (21,)})
 
 
+@pytest.mark.ruling("move.safe-holes")
 def test_safe_holes_opponent_on_movers_in_spot() -> None:
     # Seat 0 at 70 with a 5 lands on its own in-spot 3, held by seat 1: hit.
     state = parse_position("pegs 0: 70\npegs 1: 3\nhand 0: 5")
@@ -581,6 +639,7 @@ def test_safe_holes_opponent_on_movers_in_spot() -> None:
     assert after(state, play(Rank.FIVE, (0, 70, 3))) == pegs_of(4, {0: (3,)})
 
 
+@pytest.mark.ruling("move.safe-holes")
 def test_safe_holes_come_out_onto_opponent() -> None:
     # A king: seat 0 comes out on 8, hitting seat 1's peg there; or seat 2
     # comes out on 44.  No team peg is on the track to move 10.
@@ -589,6 +648,7 @@ def test_safe_holes_come_out_onto_opponent() -> None:
     assert after(state, play(Rank.KING, (0, START, 8))) == pegs_of(4, {0: (8,)})
 
 
+@pytest.mark.ruling("move.safe-holes")
 def test_safe_holes_opponent_on_in_spot_8p() -> None:
     # 8 players, seat 4 acts: 125 + 4 = 129, seat 7's in-spot, held by seat 7.
     state = parse_position("players: 8\nturn: 4\npegs 4: 125\npegs 7: 129\nhand 4: 4")
@@ -596,6 +656,7 @@ def test_safe_holes_opponent_on_in_spot_8p() -> None:
     assert after(state, play(Rank.FOUR, (4, 125, 129))) == pegs_of(8, {4: (129,)})
 
 
+@pytest.mark.ruling("move.safe-holes")
 def test_safe_holes_teammate_on_its_come_out_8p() -> None:
     # 8 players: seat 0's 40 + 4 lands on seat 2's peg on its come-out 44;
     # the teammate goes to its in-spot 39.  Or seat 2's 44 -> 48.
@@ -604,6 +665,7 @@ def test_safe_holes_teammate_on_its_come_out_8p() -> None:
     assert after(state, play(Rank.FOUR, (0, 40, 44))) == pegs_of(8, {0: (44,), 2: (39,)})
 
 
+@pytest.mark.ruling("move.safe-holes")
 def test_safe_holes_eight_onto_in_spot_6p() -> None:
     # 6 players, seat 1 acts: an 8 takes 47 back to 39, seat 2's in-spot, held
     # by seat 2 (an opponent of seat 1): to start.
@@ -615,6 +677,7 @@ def test_safe_holes_eight_onto_in_spot_6p() -> None:
 # --------------------------------------------------------------------------- move.landing
 
 
+@pytest.mark.ruling("move.landing")
 def test_landing_opponent_goes_to_start() -> None:
     # 10 + 5 = 15 hits seat 1; seat 1's other peg on 30 stays.
     state = parse_position("pegs 0: 10\npegs 1: 15 30\nhand 0: 5")
@@ -622,6 +685,7 @@ def test_landing_opponent_goes_to_start() -> None:
     assert after(state, play(Rank.FIVE, (0, 10, 15))) == pegs_of(4, {0: (15,), 1: (30,)})
 
 
+@pytest.mark.ruling("move.landing")
 def test_landing_opponent_goes_to_start_6p() -> None:
     # 6 players, seat 1 acts: 50 + 5 = 55 hits seat 4 (team 0); its 60 stays.
     state = parse_position("players: 6\nturn: 1\npegs 1: 50\npegs 4: 55 60\nhand 1: 5")
@@ -629,6 +693,7 @@ def test_landing_opponent_goes_to_start_6p() -> None:
     assert after(state, play(Rank.FIVE, (1, 50, 55))) == pegs_of(6, {1: (55,), 4: (60,)})
 
 
+@pytest.mark.ruling("move.landing")
 def test_landing_backwards_opponent_goes_to_start() -> None:
     # An 8 takes 30 back to 22, hitting seat 1.
     state = parse_position("pegs 0: 30\npegs 1: 22\nhand 0: 8")
@@ -636,6 +701,7 @@ def test_landing_backwards_opponent_goes_to_start() -> None:
     assert after(state, play(Rank.EIGHT, (0, 30, 22))) == pegs_of(4, {0: (22,)})
 
 
+@pytest.mark.ruling("move.landing")
 def test_landing_teammate_goes_to_its_in_spot() -> None:
     # Seat 0's 10 + 5 hits seat 2's peg on 15: it goes to seat 2's in-spot 39.
     # Or seat 2's 15 -> 20.
@@ -644,6 +710,7 @@ def test_landing_teammate_goes_to_its_in_spot() -> None:
     assert after(state, play(Rank.FIVE, (0, 10, 15))) == pegs_of(4, {0: (15,), 2: (39,)})
 
 
+@pytest.mark.ruling("move.landing")
 def test_landing_teammates_peg_onto_players_own_peg() -> None:
     # Seat 0 moves seat 2's 15 -> 20, hitting seat 0's own peg there (another
     # colour than the mover): seat 0's peg goes to its in-spot 3.
@@ -652,6 +719,7 @@ def test_landing_teammates_peg_onto_players_own_peg() -> None:
     assert after(state, play(Rank.FIVE, (2, 15, 20))) == pegs_of(4, {0: (3,), 2: (20,)})
 
 
+@pytest.mark.ruling("move.landing")
 def test_landing_come_out_onto_teammate() -> None:
     # A queen: seat 0 comes out on 8, hitting seat 2's peg there (-> 39);
     # seat 2 comes out on 44; or seat 2's peg 8 + 10 = 18.
@@ -660,6 +728,7 @@ def test_landing_come_out_onto_teammate() -> None:
     assert after(state, play(Rank.QUEEN, (0, START, 8))) == pegs_of(4, {0: (8,), 2: (39,)})
 
 
+@pytest.mark.ruling("move.landing")
 def test_landing_teammate_8p() -> None:
     # 8 players, seat 6 acts (team 0 = 0, 2, 4, 6): seat 6's 100 + 5 hits
     # seat 4's peg, which goes to seat 4's in-spot 75.  Or seat 4's 105 -> 110.
@@ -668,6 +737,7 @@ def test_landing_teammate_8p() -> None:
     assert after(state, play(Rank.FIVE, (6, 100, 105))) == pegs_of(8, {4: (75,), 6: (105,)})
 
 
+@pytest.mark.ruling("move.landing")
 def test_landing_backwards_on_teammate() -> None:
     # An 8: seat 0's 30 -> 22 hits seat 2's peg (-> 39); seat 2's 22 -> 14.
     state = parse_position("pegs 0: 30\npegs 2: 22\nhand 0: 8")
@@ -678,6 +748,7 @@ def test_landing_backwards_on_teammate() -> None:
 # --------------------------------------------------------------------------- move.landing.in-spot
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_held_by_opponent_goes_to_start() -> None:
     # Seat 0's 10 + 5 hits seat 2 (-> in-spot 39); seat 3's peg on 39 is an
     # opponent: to start.
@@ -686,6 +757,7 @@ def test_in_spot_held_by_opponent_goes_to_start() -> None:
     assert after(state, play(Rank.FIVE, (0, 10, 15))) == pegs_of(4, {0: (15,), 2: (39,)})
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_chain_third_team_colour_6p() -> None:
     # 6 players (team 0 = 0, 2, 4).  Seat 0's 10 + 5 hits seat 2 (-> 39);
     # seat 4's peg on 39 goes on to its own in-spot 75 (empty).
@@ -695,6 +767,7 @@ def test_in_spot_chain_third_team_colour_6p() -> None:
     assert after(state, play(Rank.FIVE, (0, 10, 15))) == pegs_of(6, {0: (15,), 2: (39,), 4: (75,)})
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_chain_ends_on_opponent_6p() -> None:
     # As above, and seat 5's peg on seat 4's in-spot 75 then goes to start.
     state = parse_position("players: 6\npegs 0: 10\npegs 2: 15\npegs 4: 39\npegs 5: 75\nhand 0: 5")
@@ -702,6 +775,7 @@ def test_in_spot_chain_ends_on_opponent_6p() -> None:
     assert after(state, play(Rank.FIVE, (0, 10, 15))) == pegs_of(6, {0: (15,), 2: (39,), 4: (75,)})
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_chain_ends_on_own_colour_6p_is_illegal() -> None:
     # Seat 0's 10 + 5 hits seat 2 (-> 39), seat 4's peg on 39 must go to 75,
     # where a seat 4 peg stands: the whole move is illegal.
@@ -712,6 +786,7 @@ def test_in_spot_chain_ends_on_own_colour_6p_is_illegal() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 10, 15)), "move.landing.in-spot")
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_chain_through_movers_colour_4p() -> None:
     # Seat 0's 10 + 5 hits seat 2 (-> 39), where seat 0's other peg stands:
     # a team colour other than seat 2's, so it goes on to seat 0's in-spot 3.
@@ -721,6 +796,7 @@ def test_in_spot_chain_through_movers_colour_4p() -> None:
     assert after(state, play(Rank.FIVE, (0, 10, 15))) == pegs_of(4, {0: (3, 15), 2: (39,)})
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_chain_back_to_own_colour_4p_is_illegal() -> None:
     # Seat 0's 10 + 5 hits seat 2's 15 (-> 39); seat 0's peg there goes on to
     # 3, where seat 2's other peg stands; that goes on to 39, now held by
@@ -730,6 +806,7 @@ def test_in_spot_chain_back_to_own_colour_4p_is_illegal() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 10, 15)), "move.landing.in-spot")
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_own_colour_there_is_illegal() -> None:
     # Seat 0's 10 + 5 hits seat 2's 15, whose in-spot 39 holds another seat 2
     # peg: illegal.  Others: seat 2's 15 -> 20; 39 -> 44 or home 5.
@@ -738,6 +815,7 @@ def test_in_spot_own_colour_there_is_illegal() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 10, 15)), "move.landing.in-spot")
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_team_peg_on_own_in_spot_cannot_be_landed_on() -> None:
     # Seat 0's 34 + 5 = 39 lands on seat 2's peg on its own in-spot: illegal.
     # Seat 2's 39 -> 44 or home 5.
@@ -746,6 +824,7 @@ def test_in_spot_team_peg_on_own_in_spot_cannot_be_landed_on() -> None:
     assert_illegal(state, play(Rank.FIVE, (0, 34, 39)), "move.landing.in-spot")
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_players_own_peg_on_its_in_spot_cannot_be_landed_on() -> None:
     # Seat 0 moves seat 2's 70 + 5 = 3 (wrapping) onto seat 0's peg on its
     # in-spot 3: illegal.  Seat 0's 3 -> 8 or home 5.
@@ -754,6 +833,7 @@ def test_in_spot_players_own_peg_on_its_in_spot_cannot_be_landed_on() -> None:
     assert_illegal(state, play(Rank.FIVE, (2, 70, 3)), "move.landing.in-spot")
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_eight_onto_team_peg_on_its_in_spot_is_illegal() -> None:
     # An 8: seat 0's 47 -> 39 lands on seat 2's peg on its in-spot: illegal.
     # Seat 2's 39 -> 31 is free.
@@ -762,6 +842,7 @@ def test_in_spot_eight_onto_team_peg_on_its_in_spot_is_illegal() -> None:
     assert_illegal(state, play(Rank.EIGHT, (0, 47, 39)), "move.landing.in-spot")
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_vacated_by_the_moving_peg() -> None:
     # Seat 0's peg leaves 39 (seat 2's in-spot) and hits seat 2's peg on 44:
     # that peg goes to 39, which the mover has just left, so it is free.
@@ -771,6 +852,7 @@ def test_in_spot_vacated_by_the_moving_peg() -> None:
     assert after(state, play(Rank.FIVE, (0, 39, 44))) == pegs_of(4, {0: (44,), 2: (39,)})
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_chain_reaches_the_moving_peg_6p() -> None:
     # 6 players.  Seat 0's 70 + 5 lands on seat 2's peg on 75 (seat 4's
     # in-spot): seat 2's peg -> 39, where seat 4's peg stands -> 75, where the
@@ -781,6 +863,7 @@ def test_in_spot_chain_reaches_the_moving_peg_6p() -> None:
     assert after(state, play(Rank.FIVE, (0, 70, 75))) == pegs_of(6, {0: (3,), 2: (39,), 4: (75,)})
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_chain_through_three_colours_8p() -> None:
     # 8 players (team 0 = 0, 2, 4, 6; in-spots 3, 39, 75, 111).  Seat 0's
     # 10 + 5 hits seat 2 (-> 39), seat 4 there (-> 75), seat 6 there (-> 111),
@@ -794,6 +877,7 @@ def test_in_spot_chain_through_three_colours_8p() -> None:
     )
 
 
+@pytest.mark.ruling("move.landing.in-spot")
 def test_in_spot_chain_loops_to_own_colour_8p_is_illegal() -> None:
     # As above but seat 2's second peg stands on 111: it would go on to 39,
     # already holding the first seat 2 peg: illegal.

@@ -76,6 +76,7 @@ def h(*ks: int) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- board.sides
 
 
+@pytest.mark.ruling("board.sides")
 @pytest.mark.parametrize("players", [4, 6, 8])
 def test_board_sides__presets_allow_4_6_8_players(players: int) -> None:
     """board.sides: one identical side per player; the arizona preset allows 4, 6 and 8."""
@@ -87,6 +88,7 @@ def test_board_sides__presets_allow_4_6_8_players(players: int) -> None:
     assert game.board.track_length == 18 * players
 
 
+@pytest.mark.ruling("board.sides")
 @pytest.mark.parametrize("players", [2, 3, 5, 7, 10])
 def test_board_sides__other_player_counts_rejected(players: int) -> None:
     """board.sides: the presets allow only 4/6/8 players; anything else is refused."""
@@ -96,6 +98,7 @@ def test_board_sides__other_player_counts_rejected(players: int) -> None:
         parse_position(f"players: {players}")
 
 
+@pytest.mark.ruling("board.sides")
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_board_sides__board_needs_even_count_of_at_least_4(players: int) -> None:
     """board.sides: a board has an even number of seats, at least 4 (two alternating teams)."""
@@ -103,6 +106,7 @@ def test_board_sides__board_needs_even_count_of_at_least_4(players: int) -> None
         Board(players)
 
 
+@pytest.mark.ruling("board.sides", "team.control")
 def test_board_sides__teams_alternate_in_six_player_game() -> None:
     """board.sides + team.control: team = seat % 2, so seat 0 partners seats 2 and 4 (6 players).
 
@@ -116,6 +120,7 @@ def test_board_sides__teams_alternate_in_six_player_game() -> None:
         assert rule_of(state, Play(Rank.KING, (Step(seat, START, hole),))) == "team.control"
 
 
+@pytest.mark.ruling("board.sides")
 def test_board_sides__step_for_nonexistent_seat_rejected() -> None:
     """board.sides: a 4-player board has seats 0..3 only; a step for seat 4 is refused."""
     state = parse_position("pegs 0: 12\nhand 0: 5")
@@ -125,6 +130,7 @@ def test_board_sides__step_for_nonexistent_seat_rejected() -> None:
 # --------------------------------------------------------------------------- board.geometry
 
 
+@pytest.mark.ruling("board.geometry")
 @pytest.mark.parametrize("players", [4, 6, 8])
 def test_board_geometry__in_spot_and_come_out_holes(players: int) -> None:
     """board.geometry: ring of 18N holes; seat s's in-spot is 18s+3, its come-out 18s+8."""
@@ -136,6 +142,7 @@ def test_board_geometry__in_spot_and_come_out_holes(players: int) -> None:
     assert board.home_holes() == h(1, 2, 3, 4, 5)
 
 
+@pytest.mark.ruling("board.geometry")
 def test_board_geometry__track_wraps_and_home_entry_only_past_own_in_spot() -> None:
     """board.geometry: the ring wraps 71 -> 0 (4 players); home 1 is next after the in-spot.
 
@@ -147,6 +154,7 @@ def test_board_geometry__track_wraps_and_home_entry_only_past_own_in_spot() -> N
     assert notation(state) == ("5 0:70-3", "6 0:70-4", "6 0:70-h1")
 
 
+@pytest.mark.ruling("board.geometry")
 def test_board_geometry__another_seats_in_spot_is_plain_track() -> None:
     """board.geometry: seat 1's in-spot (21) leads only to seat 1's home, not seat 0's.
 
@@ -156,6 +164,7 @@ def test_board_geometry__another_seats_in_spot_is_plain_track() -> None:
     assert notation(state) == ("5 0:18-23",)
 
 
+@pytest.mark.ruling("board.geometry")
 def test_board_geometry__home_lane_has_five_holes() -> None:
     """board.geometry: the home lane is h1..h5 beyond the in-spot; never beyond h5.
 
@@ -170,6 +179,7 @@ def test_board_geometry__home_lane_has_five_holes() -> None:
         home(6)
 
 
+@pytest.mark.ruling("board.geometry")
 def test_board_geometry__ace_from_in_spot_enters_home_1() -> None:
     """board.geometry: home 1 is entered first, next to the in-spot.
 
@@ -180,6 +190,7 @@ def test_board_geometry__ace_from_in_spot_enters_home_1() -> None:
     assert notation(state) == ("A 0:s-8", "A 0:3-4", "A 0:3-h1", "A 2:s-44")
 
 
+@pytest.mark.ruling("board.geometry")
 def test_board_geometry__holes_outside_the_ring_rejected() -> None:
     """board.geometry: a 4-player ring has holes 0..71; 72 does not exist."""
     state = parse_position("pegs 0: 67\nhand 0: 5")
@@ -188,6 +199,7 @@ def test_board_geometry__holes_outside_the_ring_rejected() -> None:
     assert rule_of(state, Play(Rank.FIVE, (Step(0, 67, 72),))) == "board.geometry"
 
 
+@pytest.mark.ruling("board.geometry")
 def test_board_geometry__six_player_ring_wraps_at_108() -> None:
     """board.geometry: 6 players, ring of 108 holes; seat 5's in-spot is 93.
 
@@ -201,6 +213,7 @@ def test_board_geometry__six_player_ring_wraps_at_108() -> None:
 # --------------------------------------------------------------------------- board.pegs
 
 
+@pytest.mark.ruling("board.pegs")
 @pytest.mark.parametrize("players", [4, 6, 8])
 def test_board_pegs__five_pegs_per_seat_all_in_start(players: int) -> None:
     """board.pegs: 5 pegs per seat, all in that seat's start area at the beginning."""
@@ -208,6 +221,7 @@ def test_board_pegs__five_pegs_per_seat_all_in_start(players: int) -> None:
     assert game.pegs == ((START,) * 5,) * players
 
 
+@pytest.mark.ruling("board.pegs")
 def test_board_pegs__unlisted_pegs_are_in_start_and_at_most_five() -> None:
     """board.pegs: a seat has exactly 5 pegs; a position with 6 for one seat is refused."""
     state = parse_position("pegs 0: 12 h2")
@@ -216,6 +230,7 @@ def test_board_pegs__unlisted_pegs_are_in_start_and_at_most_five() -> None:
         parse_position("pegs 0: 1 2 3 4 5 6")
 
 
+@pytest.mark.ruling("board.pegs")
 def test_board_pegs__cannot_move_a_peg_that_is_not_there() -> None:
     """board.pegs: a move must name a peg that exists.
 
@@ -235,6 +250,7 @@ def test_board_pegs__cannot_move_a_peg_that_is_not_there() -> None:
 # --------------------------------------------------------------------------- deck.composition
 
 
+@pytest.mark.ruling("deck.composition")
 @pytest.mark.parametrize(("players", "seed"), [(4, 1), (4, 99), (6, 5), (8, 2), (8, 77)])
 def test_deck_composition__new_game_holds_the_full_deck(players: int, seed: int) -> None:
     """deck.composition: 4/6 players 3 x 52 + 6 jokers = 162; 8 players 4 x 52 + 8 = 216."""
@@ -244,6 +260,7 @@ def test_deck_composition__new_game_holds_the_full_deck(players: int, seed: int)
     assert sum(cards.values()) == (216 if players == 8 else 162)
 
 
+@pytest.mark.ruling("deck.composition")
 def test_deck_composition__cards_conserved_through_play() -> None:
     """deck.composition: playing, discarding and drawing never create or lose a card."""
     game = new_game(4, seed=21)
@@ -257,18 +274,21 @@ def test_deck_composition__cards_conserved_through_play() -> None:
 # --------------------------------------------------------------------------- deal.dealer
 
 
+@pytest.mark.ruling("deal.dealer")
 def test_deal_dealer__reproducible_from_seed() -> None:
     """deal.dealer: the dealer (and the whole deal) comes from the seed: same seed, same game."""
     for seed in range(20):
         assert new_game(4, seed=seed) == new_game(4, seed=seed)
 
 
+@pytest.mark.ruling("deal.dealer")
 def test_deal_dealer__random_dealer_varies_with_seed() -> None:
     """deal.dealer: the dealer is chosen at random; over 100 seeds every seat deals."""
     assert {new_game(4, seed=s).dealer for s in range(100)} == {0, 1, 2, 3}
     assert {new_game(6, seed=s).dealer for s in range(100)} == set(range(6))
 
 
+@pytest.mark.ruling("deal.dealer")
 @pytest.mark.parametrize(("players", "dealer"), [(4, 0), (4, 2), (4, 3), (6, 5), (8, 7), (8, 3)])
 def test_deal_dealer__first_turn_is_dealers_left(players: int, dealer: int) -> None:
     """deal.dealer: a given dealer is kept; the first turn is seat dealer+1 (clockwise, wraps)."""
@@ -278,6 +298,7 @@ def test_deal_dealer__first_turn_is_dealers_left(players: int, dealer: int) -> N
     assert game.ply == 0
 
 
+@pytest.mark.ruling("deal.dealer")
 def test_deal_dealer__first_turn_follows_random_dealer() -> None:
     """deal.dealer: with a random dealer, the first turn is still the dealer's left."""
     for seed in range(30):
@@ -285,6 +306,7 @@ def test_deal_dealer__first_turn_follows_random_dealer() -> None:
         assert game.turn == (game.dealer + 1) % 4
 
 
+@pytest.mark.ruling("deal.dealer")
 @pytest.mark.parametrize("dealer", [-1, 4, 9])
 def test_deal_dealer__dealer_must_be_a_seat(dealer: int) -> None:
     """deal.dealer: the dealer is one of the seats 0..N-1; anything else is refused."""
@@ -295,6 +317,7 @@ def test_deal_dealer__dealer_must_be_a_seat(dealer: int) -> None:
 # --------------------------------------------------------------------------- deal.hands
 
 
+@pytest.mark.ruling("deal.hands")
 @pytest.mark.parametrize(("players", "pile"), [(4, 162 - 20), (6, 162 - 30), (8, 216 - 40)])
 def test_deal_hands__five_cards_each_rest_is_draw_pile(players: int, pile: int) -> None:
     """deal.hands: 5 cards to each player; the rest (deck minus 5N) is the draw pile."""
@@ -308,6 +331,7 @@ def test_deal_hands__five_cards_each_rest_is_draw_pile(players: int, pile: int) 
 # --------------------------------------------------------------------------- turn.sequence
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_turn_sequence__play_one_card_move_then_draw_to_five() -> None:
     """turn.sequence: play exactly one card, carry out the move, then draw back to 5.
 
@@ -329,6 +353,7 @@ def test_turn_sequence__play_one_card_move_then_draw_to_five() -> None:
     assert state.pegs[0] == (START, START, START, START, 12)
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_turn_sequence__a_split_is_still_one_card() -> None:
     """turn.sequence: a split 7 moving two pegs uses one card and draws one.
 
@@ -343,6 +368,7 @@ def test_turn_sequence__a_split_is_still_one_card() -> None:
     assert after.discard_pile == (Rank.SEVEN,)
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_turn_sequence__card_not_held_is_rejected() -> None:
     """turn.sequence: the player plays a card from their own hand, nothing else.
 
@@ -357,6 +383,7 @@ def test_turn_sequence__card_not_held_is_rejected() -> None:
 # --------------------------------------------------------------------------- turn.must-play
 
 
+@pytest.mark.ruling("turn.must-play", "card.joker.source")
 def test_turn_must_play__playable_cards_forbid_discard() -> None:
     """turn.must-play: a non-joker card can move, so only plays are legal; no discard.
 
@@ -375,6 +402,7 @@ def test_turn_must_play__playable_cards_forbid_discard() -> None:
     assert after.pegs[2] == (START, START, START, START, 12)
 
 
+@pytest.mark.ruling("turn.must-play")
 def test_turn_must_play__even_a_bad_move_must_be_played() -> None:
     """turn.must-play: the only playable card must be played even if it hurts.
 
@@ -385,6 +413,7 @@ def test_turn_must_play__even_a_bad_move_must_be_played() -> None:
     assert rule_of(state, Discard(Rank.EIGHT)) == "turn.must-play"
 
 
+@pytest.mark.ruling("turn.must-play")
 def test_turn_must_play__dead_card_cannot_be_discarded_when_another_moves() -> None:
     """turn.must-play: one playable non-joker card forbids discarding any card, dead ones too.
 
@@ -401,6 +430,7 @@ def test_turn_must_play__dead_card_cannot_be_discarded_when_another_moves() -> N
 # --------------------------------------------------------------------------- turn.discard
 
 
+@pytest.mark.ruling("turn.discard")
 def test_turn_discard__only_joker_playable_allows_discard_of_any_card() -> None:
     """turn.discard: no non-joker card is playable; play the joker or discard any one card.
 
@@ -427,6 +457,7 @@ def test_turn_discard__only_joker_playable_allows_discard_of_any_card() -> None:
     assert after.turn == 1
 
 
+@pytest.mark.ruling("turn.discard")
 def test_turn_discard__nothing_playable_discards_only() -> None:
     """turn.discard: nothing playable -> one discard per rank held; pass is not allowed.
 
@@ -441,6 +472,7 @@ def test_turn_discard__nothing_playable_discards_only() -> None:
     assert after.pegs == state.pegs
 
 
+@pytest.mark.ruling("turn.discard")
 def test_turn_discard__pass_illegal_while_holding_cards() -> None:
     """turn.discard: passing without discarding is never allowed while holding cards."""
     must_play = parse_position("pegs 0: 12\nhand 0: 5")
@@ -450,6 +482,7 @@ def test_turn_discard__pass_illegal_while_holding_cards() -> None:
     assert rule_of(only_joker, Pass()) == "turn.discard"
 
 
+@pytest.mark.ruling("turn.discard", "turn.reshuffle", "turn.pass")
 def test_turn_discard__empty_hand_passes() -> None:
     """turn.discard / turn.reshuffle: a player with no cards passes, and only passes."""
     state = parse_position("pegs 0: 12\nturn: 0")
@@ -465,6 +498,7 @@ def test_turn_discard__empty_hand_passes() -> None:
 # --------------------------------------------------------------------------- turn.reshuffle
 
 
+@pytest.mark.ruling("turn.reshuffle")
 def test_turn_reshuffle__empty_draw_pile_reshuffles_discards() -> None:
     """turn.reshuffle: draw due, draw pile empty -> the whole discard pile becomes the draw pile.
 
@@ -485,6 +519,7 @@ def test_turn_reshuffle__empty_draw_pile_reshuffles_discards() -> None:
     assert apply(state, move) == after
 
 
+@pytest.mark.ruling("turn.reshuffle")
 def test_turn_reshuffle__not_before_the_draw_pile_is_empty() -> None:
     """turn.reshuffle: while the draw pile has a card, it is drawn and nothing is reshuffled."""
     state = parse_position("pegs 0: 12\nhand 0: 5 6 7 9 10\ndraw: K\ndiscard: 2 3 4")
@@ -495,6 +530,7 @@ def test_turn_reshuffle__not_before_the_draw_pile_is_empty() -> None:
     assert after.discard_pile == (Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE)
 
 
+@pytest.mark.ruling("turn.reshuffle")
 def test_turn_reshuffle__mid_draw_when_pile_runs_out() -> None:
     """turn.reshuffle: a short hand draws the draw pile dry, then the reshuffled discards.
 
@@ -510,6 +546,7 @@ def test_turn_reshuffle__mid_draw_when_pile_runs_out() -> None:
     assert after.reshuffles == 1
 
 
+@pytest.mark.ruling("turn.reshuffle")
 def test_turn_reshuffle__both_piles_nearly_empty_holds_fewer() -> None:
     """turn.reshuffle: with too few cards left, the player holds fewer than 5.
 
@@ -525,6 +562,7 @@ def test_turn_reshuffle__both_piles_nearly_empty_holds_fewer() -> None:
     assert after.turn == 1
 
 
+@pytest.mark.ruling("turn.reshuffle")
 def test_turn_reshuffle__long_game_conserves_cards_and_replays_identically() -> None:
     """turn.reshuffle: the draw pile runs out and is rebuilt; counts conserved; replay identical.
 
@@ -554,6 +592,7 @@ def test_turn_reshuffle__long_game_conserves_cards_and_replays_identically() -> 
 # --------------------------------------------------------------------------- turn.order
 
 
+@pytest.mark.ruling("turn.order")
 def test_turn_order__turn_passes_clockwise_and_wraps() -> None:
     """turn.order: the next turn is always the next seat clockwise, 3 -> 0 on four seats."""
     state = parse_position("turn: 3\npegs 3: 60\nhand 3: 5")
@@ -563,6 +602,7 @@ def test_turn_order__turn_passes_clockwise_and_wraps() -> None:
     assert after.ply == 1
 
 
+@pytest.mark.ruling("turn.order")
 @pytest.mark.parametrize("players", [4, 6, 8])
 def test_turn_order__every_kind_of_move_passes_turn_clockwise(players: int) -> None:
     """turn.order: plays, discards and passes alike give the turn to seat+1; no extra turns."""
@@ -575,6 +615,7 @@ def test_turn_order__every_kind_of_move_passes_turn_clockwise(players: int) -> N
         game = after
 
 
+@pytest.mark.ruling("turn.order")
 def test_turn_order__no_extra_turn_for_knocking_out_or_king() -> None:
     """turn.order: capturing and coming out earn nothing extra; the next seat acts.
 
@@ -591,6 +632,7 @@ def test_turn_order__no_extra_turn_for_knocking_out_or_king() -> None:
 # --------------------------------------------------------------------------- team.control
 
 
+@pytest.mark.ruling("team.control")
 def test_team_control__come_out_from_teammate_start_to_its_come_out_hole() -> None:
     """team.control: come-outs may use any teammate's start area, to that colour's come-out.
 
@@ -605,6 +647,7 @@ def test_team_control__come_out_from_teammate_start_to_its_come_out_hole() -> No
     assert after.pegs[0] == (START,) * 5
 
 
+@pytest.mark.ruling("team.control")
 def test_team_control__odd_seat_controls_odd_seats() -> None:
     """team.control: seat 1 (team 1) may bring out seat 1 (26) or seat 3 (62), not seat 0/2."""
     state = parse_position("turn: 1\nhand 1: A")
@@ -613,6 +656,7 @@ def test_team_control__odd_seat_controls_odd_seats() -> None:
     assert rule_of(state, Play(Rank.ACE, (Step(2, START, 44),))) == "team.control"
 
 
+@pytest.mark.ruling("team.control")
 def test_team_control__move_teammates_track_peg_but_never_opponents() -> None:
     """team.control: seat 0 moves seat 2's peg (40 -> 45 with a 5) but never seat 1's (20).
 
@@ -624,6 +668,7 @@ def test_team_control__move_teammates_track_peg_but_never_opponents() -> None:
     assert rule_of(state, Play(Rank.FIVE, (Step(3, START, 62),))) == "team.control"
 
 
+@pytest.mark.ruling("team.control")
 def test_team_control__teammate_peg_enters_its_own_home() -> None:
     """team.control: a teammate's peg turns into its own home at its own in-spot.
 
@@ -636,6 +681,7 @@ def test_team_control__teammate_peg_enters_its_own_home() -> None:
     assert after.pegs[2] == (START, START, START, START, home(3))
 
 
+@pytest.mark.ruling("team.control")
 def test_team_control__split_between_own_and_teammate_peg() -> None:
     """team.control: a 7 may be split between seat 0's peg and seat 2's peg.
 
@@ -658,6 +704,7 @@ def test_team_control__split_between_own_and_teammate_peg() -> None:
     )
 
 
+@pytest.mark.ruling("team.control")
 def test_team_control__all_game_long_after_own_pegs_home() -> None:
     """team.control (arizona): with all its own pegs home, seat 0 still moves seat 2's pegs.
 
@@ -667,6 +714,7 @@ def test_team_control__all_game_long_after_own_pegs_home() -> None:
     assert notation(state) == ("5 2:40-45",)
 
 
+@pytest.mark.ruling("team.control", "card.joker.source")
 def test_team_control__joker_from_teammate_start_area() -> None:
     """team.control: a joker may take its peg from a teammate's start area.
 
@@ -695,6 +743,7 @@ def test_team_control__joker_from_teammate_start_area() -> None:
 # --------------------------------------------------------------------------- game.end
 
 
+@pytest.mark.ruling("game.end")
 def test_game_end__last_team_peg_home_ends_at_once_without_draw() -> None:
     """game.end: the move that leaves every team peg home ends the game; nothing is drawn.
 
@@ -726,6 +775,7 @@ def test_game_end__last_team_peg_home_ends_at_once_without_draw() -> None:
         parse_position(str(after).replace("winner: 0", "winner: 1"))
 
 
+@pytest.mark.ruling("game.end")
 def test_game_end__own_pegs_home_is_not_enough() -> None:
     """game.end: one seat all home while its teammate has a peg out -> the game goes on.
 
@@ -742,6 +792,7 @@ def test_game_end__own_pegs_home_is_not_enough() -> None:
     assert legal_moves(after) != ()
 
 
+@pytest.mark.ruling("game.end", "team.control")
 def test_game_end__moving_teammates_last_peg_home_wins() -> None:
     """game.end + team.control: seat 0 brings seat 2's last peg home and team 0 wins.
 
@@ -755,6 +806,7 @@ def test_game_end__moving_teammates_last_peg_home_wins() -> None:
     assert after.draw_pile == (Rank.THREE,)
 
 
+@pytest.mark.ruling("game.end")
 def test_game_end__odd_team_can_win() -> None:
     """game.end: team 1 wins when seats 1 and 3 are all home.
 
@@ -766,6 +818,7 @@ def test_game_end__odd_team_can_win() -> None:
     assert after.winner == 1
 
 
+@pytest.mark.ruling("game.end")
 def test_game_end__split_completes_both_parts_first() -> None:
     """game.end: a split that brings the last two pegs home wins after both parts.
 
@@ -804,6 +857,7 @@ def test_game_end__split_completes_both_parts_first() -> None:
     assert rule_of(state, reverse) == "move.blocking"
 
 
+@pytest.mark.ruling("game.end")
 def test_game_end__position_already_won_has_no_moves() -> None:
     """game.end: in a finished position nothing may be played."""
     state = parse_position("pegs 0: h1 h2 h3 h4 h5\npegs 2: h1 h2 h3 h4 h5\nhand 0: K")

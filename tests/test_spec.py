@@ -12,6 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from ruling_markers import tests_by_ruling
 
 from pegs_rules import new_game
 from pegs_rules.rulings import ADDED, RULINGS
@@ -170,6 +171,13 @@ def test_each_ruling_says_what_each_preset_does_and_where_it_comes_from(rule: st
         len(said) == 1 and said[0].startswith("Switch `")
     ), said
     assert ("*Added (" in text) == (rule in ADDED)
+
+
+def test_every_ruling_is_checked_by_a_marked_test() -> None:
+    """The coverage page counts ``@pytest.mark.ruling`` markers; no ruling may show 0 tests."""
+    marked = tests_by_ruling(list(RULINGS))
+    assert [rule for rule in RULINGS if not marked[rule]] == []
+    assert set(marked) == set(RULINGS)
 
 
 def test_dump_is_one_json_document_with_everything() -> None:

@@ -495,6 +495,17 @@ LEGAL = [
 ]
 
 
+@pytest.mark.ruling(
+    "card.joker.source",
+    "card.nine",
+    "team.control",
+    "variant.face-values",
+    "variant.home-entry-compulsory",
+    "variant.in-spot-occupied",
+    "variant.nine-split",
+    "variant.two-swap",
+    "variant.wait-on-in-spot",
+)
 @pytest.mark.parametrize(("text", "expected"), LEGAL)
 def test_legal_moves(text: str, expected: list[str]) -> None:
     assert legal(text) == sorted(expected)
@@ -602,6 +613,13 @@ RESULTS = [
 ]
 
 
+@pytest.mark.ruling(
+    "team.control",
+    "variant.in-spot-occupied",
+    "variant.nine-split",
+    "variant.two-swap",
+    "variant.wait-on-in-spot",
+)
 @pytest.mark.parametrize(("text", "move", "expected"), RESULTS)
 def test_results(text: str, move: str, expected: dict[int, tuple[int, ...]]) -> None:
     state = position(text)
@@ -739,11 +757,28 @@ REJECTIONS = [
 ]
 
 
+@pytest.mark.ruling(
+    "card.face",
+    "card.joker.source",
+    "card.nine",
+    "card.number",
+    "card.seven.split.order",
+    "move.blocking",
+    "move.landing.in-spot",
+    "team.control",
+    "variant.face-values",
+    "variant.home-entry-compulsory",
+    "variant.in-spot-occupied",
+    "variant.nine-split",
+    "variant.two-swap",
+    "variant.wait-on-in-spot",
+)
 @pytest.mark.parametrize(("text", "move", "rule"), REJECTIONS)
 def test_rejections(text: str, move: str, rule: str) -> None:
     assert rule_of(text, move) == rule
 
 
+@pytest.mark.ruling("variant.in-spot-occupied", "card.seven.split")
 def test_to_start_split_never_moves_a_peg_from_start() -> None:
     """``variant.in-spot-occupied`` (to_start) with ``card.seven.split``: the first part
     (30 -> 32) sends seat 2's peg to its start area, because its in-spot 39 is held by
@@ -764,6 +799,7 @@ def test_to_start_split_never_moves_a_peg_from_start() -> None:
 # ================================================================= turn.sequence (standard)
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_standard_deal_gives_the_first_player_six() -> None:
     """``turn.sequence`` (standard): the first player draws to 6 before acting: 5 each
     dealt, then one more card for the dealer's left; 162 - 21 = 141 left."""
@@ -774,6 +810,7 @@ def test_standard_deal_gives_the_first_player_six() -> None:
         assert len(state.draw_pile) == cards - 5 * players - 1
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_standard_draw_six_sequence_over_turns() -> None:
     """Each turn starts holding 6 and ends holding 5: the next seat draws one card from
     the top of the pile when the turn ends (arizona: the seat that played draws)."""
@@ -794,6 +831,7 @@ def test_standard_draw_six_sequence_over_turns() -> None:
         state = nxt
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_arizona_sequence_draws_after_playing() -> None:
     state = new_game(4, seed=9)
     assert all(len(h) == 5 for h in state.hands)
@@ -812,6 +850,7 @@ discard: 3
 """
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_standard_play_then_the_next_seat_draws() -> None:
     # seat 0 plays the 5 (12 -> 17) from 6 cards and keeps 5; seat 1 draws the A to 6
     got = after(STANDARD_PLAY, "5 0:12-17")
@@ -823,6 +862,7 @@ def test_standard_play_then_the_next_seat_draws() -> None:
     assert got.turn == 1
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_standard_discard_then_the_next_seat_draws() -> None:
     # nothing moves (all in start, no come-out card): discard the 6; seat 1 draws the 10
     got = after("rules: standard\nhand 0: 5 6 9 9 9 9\nhand 1: 2 2 2 2 2\ndraw: 10 3", "discard 6")
@@ -831,12 +871,14 @@ def test_standard_discard_then_the_next_seat_draws() -> None:
     assert got.draw_pile == (Rank.THREE,)
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_draw_first_switch_on_arizona() -> None:
     text = STANDARD_PLAY.replace("rules: standard", "rule draw_first: true")
     got = after(text, "5 0:12-17")
     assert got.hands[0] == (Rank.NINE,) * 5 and len(got.hands[1]) == 6
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_arizona_same_play_draws_for_the_player() -> None:
     # arizona, 5 cards: seat 0 draws the A back to 5; seat 1 draws nothing
     text = STANDARD_PLAY.replace("rules: standard", "").replace("5 9 9 9 9 9", "5 9 9 9 9")
@@ -846,6 +888,7 @@ def test_arizona_same_play_draws_for_the_player() -> None:
     assert got.draw_pile == (Rank.KING, Rank.QUEEN)
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_standard_winning_move_draws_nothing() -> None:
     # seat 0's last peg goes from its in-spot 3 into h1; seat 2 is home: team 0 wins, and
     # seat 1 does not draw
@@ -863,6 +906,7 @@ def test_standard_winning_move_draws_nothing() -> None:
     assert legal_moves(got) == ()
 
 
+@pytest.mark.ruling("turn.sequence")
 def test_standard_draw_with_reshuffle() -> None:
     # the draw pile is empty: the discard pile (3 and the 5 just played) is reshuffled and
     # seat 1 draws one of them
@@ -877,6 +921,7 @@ def test_standard_draw_with_reshuffle() -> None:
 # ========================================================================= variant.decks
 
 
+@pytest.mark.ruling("variant.decks")
 @pytest.mark.parametrize(
     ("players", "table", "decks", "jokers"),
     [
@@ -898,6 +943,7 @@ def test_decks_switch(
     assert len(state.draw_pile) == 52 * decks + jokers - 5 * players
 
 
+@pytest.mark.ruling("variant.decks")
 def test_hand_size_switch() -> None:
     rules = Rules(name="four", hand_size=4)
     state = new_game(4, seed=2, rules=rules)
@@ -908,6 +954,13 @@ def test_hand_size_switch() -> None:
     assert sorted(len(h) for h in drawing.hands) == [4, 4, 4, 5]
 
 
+@pytest.mark.ruling(
+    "variant.decks",
+    "variant.face-values",
+    "variant.nine-split",
+    "variant.in-spot-occupied",
+    "variant.two-swap",
+)
 def test_rule_lines_read_back() -> None:
     state = position(
         "rules: standard\nrule face_values: 11 12 13\nrule nine: forward_backward\n"
@@ -963,6 +1016,7 @@ def test_rules_reject_invalid_values(values: dict[str, Any]) -> None:
         Rules(**values)
 
 
+@pytest.mark.ruling("variant.face-values", "variant.in-spot-occupied", "variant.decks")
 def test_rules_accept_every_switch_value() -> None:
     for control in Control:
         for source in JokerSource:
@@ -973,6 +1027,7 @@ def test_rules_accept_every_switch_value() -> None:
     assert find_preset("standard") is STANDARD
 
 
+@pytest.mark.ruling("variant.face-values", "variant.two-swap")
 def test_with_rule_rejects_bad_text() -> None:
     for field, text in [
         ("nine", "sideways"),

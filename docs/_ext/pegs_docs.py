@@ -14,13 +14,14 @@ It ties the rules reference to the same data the tests use:
   generate the index of rulings, the coverage page and the variants table.
 * ``.. board-diagram:: NAME`` draws the position given as its content.
 * ``.. optional-automodule:: MODULE`` documents a module that may not exist yet;
-  ``.. other-modules::`` documents every public module its content does not
-  list; ``.. package-exports::`` tabulates what ``pegs_rules`` re-exports.
+  ``.. package-exports::`` tabulates what ``pegs_rules`` re-exports;
+  ``.. command-help::`` shows the help of the ``pegs`` command.
 * ``:ruling:`ID``` links to a ruling's page; an unknown id fails the build. An
   inline literal that is exactly a ruling id (````card.eight```` in a docstring)
   becomes the same link.
 
-The build fails (under ``-W``) when a ruling id has no page ``docs/rules/ID.rst``.
+The build fails (under ``-W``) when a ruling id has no page ``docs/rules/ID.rst``,
+or a public module of the package has no page ``docs/api/MODULE.rst``.
 
 Diagrams are written to ``docs/_generated/diagrams/`` (not committed). If the
 module :mod:`pegs_rules.render` does not exist the diagrams are left out and the
@@ -32,6 +33,7 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+import sys
 import urllib.parse
 from collections import Counter
 from enum import Enum
@@ -60,6 +62,7 @@ from pegs_rules.rulings import ADDED, DECIDED, RULINGS
 from pegs_rules.spec import load_cases
 from pegs_rules.specfiles import ruling_text
 from pegs_rules.state import GameState, new_game
+from pegs_rules.turn import apply
 
 logger = logging.getLogger(__name__)
 
@@ -141,38 +144,21 @@ def pick_examples(rule: str, pinned: list[str]) -> list[dict[str, Any]]:
     return chosen
 
 
-_TEST_NAME = re.compile(r"^test_?")
-
-
 @cache
 def test_mentions() -> dict[str, tuple[str, ...]]:
-    """For each ruling id, the test functions (``file::name``) that mention it.
+    """For each ruling id, the test functions (``file::name``) whose ruling marker names it.
 
-    A test function is any function whose name starts with ``test`` in
-    ``tests/*.py``. It mentions a ruling id when its name contains the id written
-    with ``_`` for ``.`` and ``-`` (``test_turn_must_play__...`` names
-    ``turn.must-play``), or its docstring contains the id itself. A mention is a
-    whole id: ``card.seven.split`` mentions that ruling and not ``card.seven``.
+    The markers are ``@pytest.mark.ruling("card.seven", ...)`` on test functions
+    (and classes) in ``tests/test_*.py``, read by ``tests/ruling_markers.py``, the
+    same reader the traceability tests use.
     """
-    by_length = sorted(RULINGS, key=len, reverse=True)
-    in_text = re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, by_length)) + r")(?![\w-]|\.\w)")
-    as_name = {re.sub(r"[.-]", "_", rule): rule for rule in RULINGS}
-    in_name = re.compile(
-        r"(?:^|_)(" + "|".join(sorted(as_name, key=len, reverse=True)) + r")(?=_|$)"
-    )
-    found: dict[str, list[str]] = {rule: [] for rule in RULINGS}
-    for path in sorted(TESTS.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            if not node.name.startswith("test"):
-                continue
-            named = {as_name[m] for m in in_name.findall(_TEST_NAME.sub("", node.name))}
-            named |= set(in_text.findall(ast.get_docstring(node) or ""))
-            for rule in named:
-                found[rule].append(f"{path.name}::{node.name}")
-    return {rule: tuple(names) for rule, names in found.items()}
+    sys.path.insert(0, str(TESTS))
+    try:
+        markers = importlib.import_module("ruling_markers")
+    finally:
+        sys.path.remove(str(TESTS))
+    found: dict[str, tuple[str, ...]] = markers.tests_by_ruling(list(RULINGS), TESTS)
+    return found
 
 
 # --- small helpers ------------------------------------------------------------------------------
@@ -257,6 +243,29 @@ def rings(case: dict[str, Any], state: GameState) -> tuple[int, ...]:
             for step in move.steps:
                 holes.update(p for p in ((step.dst,) if ends else step[1:]) if 0 <= p < length)
     return tuple(sorted(holes)) if len(holes) <= 12 else ()
+
+
+def after_state(case: dict[str, Any], state: GameState, move: Move | None) -> GameState | None:
+    """The position after a case's move, for a case that expects the move to be legal."""
+    if move is None or "after" not in case["expect"]:
+        return None
+    try:
+        return apply(state, move)
+    except PegsError:  # the engine disagrees: the test suite reports it
+        return None
+
+
+def diagram_figure(image: str, alt: str, caption: str) -> list[str]:
+    """A board diagram (reST, inside an example) that links to itself at full size."""
+    return [
+        f"      .. figure:: {image}",
+        f"         :alt: Board diagram of {alt}",
+        "         :width: 100%",
+        "         :class: pegs-board",
+        "",
+        f"         {caption}",
+        "",
+    ]
 
 
 def diagram_name(text: str) -> str:
@@ -440,28 +449,43 @@ class RulingExamplesDirective(RstDirective):
         state = case_state(case)
         move = parse_notation(case["move"]) if "move" in case else None
         ringed = rings(case, state)
-        image = write_diagram(self, case["id"], state, move, ringed)
+        before = write_diagram(self, case["id"], state, move, ringed)
+        after = after_state(case, state, move)
+        after_image = None
+        if after is not None and isinstance(move, Play):
+            landed = tuple(
+                step.dst for step in move.steps if 0 <= step.dst < state.board.track_length
+            )
+            after_image = write_diagram(self, f"{case['id']}--after", after, None, landed)
+        wide = state.players > 4 or after_image is not None
         lines = [
             f".. rubric:: Example {number}: ``{case['id']}``",
             "",
-            ".. container:: pegs-example",
+            ".. container:: pegs-example" + (" pegs-example-wide" if wide else ""),
             "",
         ]
-        if image is not None:
-            lines += [
-                "   .. container:: pegs-example-diagram",
-                "",
-                f"      .. image:: {image}",
-                f"         :alt: Board diagram of the position of case {case['id']}",
-                "         :width: 100%",
-                "",
-            ]
+        if before is not None:
+            lines += ["   .. container:: pegs-example-diagram", ""]
+            if move is None:
+                caption = "The position."
+            elif after_image is None:
+                caption = "The position, with the move tried drawn as arrows."
+            else:
+                caption = "Before: the move drawn as arrows."
+            lines += diagram_figure(before, f"the position of case {case['id']}", caption)
+            if after_image is not None:
+                lines += diagram_figure(
+                    after_image,
+                    f"the position after the move of case {case['id']}",
+                    "After: the moved pegs' holes ringed.",
+                )
             if ringed:
                 holes = [str(hole) for hole in ringed]
                 named = holes[0] if len(holes) == 1 else ", ".join(holes[:-1]) + " and " + holes[-1]
                 plural = "s" if len(holes) > 1 else ""
                 what = "the move starts or ends" if move else "the legal moves end"
                 lines += [f"      *Ringed: hole{plural} {named}, where {what}.*", ""]
+            lines += ["      *Click a board to see it full size.*", ""]
         body = self.example_text(case, state, move)
         lines += ["   .. container:: pegs-example-text", ""]
         lines += [f"      {line}" if line else "" for line in body]
@@ -773,6 +797,7 @@ class BoardDiagramDirective(RstDirective):
         lines = [
             f".. figure:: {image}",
             f"   :alt: {self.options.get('alt', 'Board diagram')}",
+            "   :width: 100%",
             "   :class: pegs-figure",
             "",
         ]
@@ -800,45 +825,26 @@ class OptionalAutomoduleDirective(RstDirective):
         return self.parse_rst([f".. automodule:: {name}", "   :members:", ""])
 
 
-class OtherModulesDirective(RstDirective):
-    """``.. other-modules::`` lists the documented modules as content and adds the rest.
+class CommandHelpDirective(RstDirective):
+    """``.. command-help::``: the help of ``pegs`` and of each of its commands."""
 
-    Every public module of the package that the content does not name gets
-    an ``automodule`` here, so a new module is documented from the day it lands.
-    """
-
-    has_content = True
+    has_content = False
 
     def run(self) -> list[nodes.Node]:
-        import pkgutil
+        import argparse
 
-        import pegs_rules
+        from pegs_rules.cli import build_parser
 
-        listed = {line.strip() for line in self.content if line.strip()}
-        skip = {"cli"}  # the command line, documented by ``python -m pegs_rules --help``
-        others = sorted(
-            info.name
-            for info in pkgutil.iter_modules(pegs_rules.__path__)
-            if not info.name.startswith("_") and info.name not in listed | skip
-        )
-        if not others:
-            return []
-        lines = [
-            ".. rubric:: Other modules",
-            "",
-            "Modules added since the list above was written, documented from their docstrings:",
-            "",
-            *(f"* :mod:`pegs_rules.{name}`" for name in others),
-            "",
-        ]
-        for name in others:
-            lines += [
-                f".. rubric:: pegs_rules.{name}",
-                "",
-                f".. automodule:: pegs_rules.{name}",
-                "   :members:",
-                "",
-            ]
+        parser = build_parser()
+        pages = [("pegs", parser)]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                pages += [(f"pegs {name}", sub) for name, sub in action.choices.items()]
+        lines: list[str] = []
+        for title, page in pages:
+            lines += [f".. rubric:: ``{title}``", "", ".. code-block:: text", ""]
+            lines += [f"   {line}".rstrip() for line in page.format_help().splitlines()]
+            lines.append("")
         return self.parse_rst(lines)
 
 
@@ -951,6 +957,18 @@ def check_every_ruling_has_a_page(app: Sphinx, env: BuildEnvironment) -> None:
             logger.warning("ruling %s has no page: add docs/rules/%s.rst", rule, rule)
     if renderer() is None:
         logger.info("pegs_rules.render does not exist yet: the board diagrams are left out")
+    import pkgutil
+
+    import pegs_rules
+
+    for info in pkgutil.iter_modules(pegs_rules.__path__):
+        if not info.name.startswith("_") and f"api/{info.name}" not in env.found_docs:
+            logger.warning(
+                "module pegs_rules.%s has no page: add docs/api/%s.rst to a topic of "
+                "docs/api/index.rst",
+                info.name,
+                info.name,
+            )
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -961,7 +979,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("presets-table", PresetsTableDirective)
     app.add_directive("board-diagram", BoardDiagramDirective)
     app.add_directive("optional-automodule", OptionalAutomoduleDirective)
-    app.add_directive("other-modules", OtherModulesDirective)
+    app.add_directive("command-help", CommandHelpDirective)
     app.add_directive("package-exports", PackageExportsDirective)
     app.add_role("ruling", RulingRole())
     app.add_transform(LinkRulingIds)

@@ -1,0 +1,433 @@
+"""A mutation pass over the rules engine: do the tests catch deliberate rule bugs?
+
+Each mutant below is one small, plausible bug in a core module (a wrong comparison, a forgotten
+case, an off-by-one), written by hand so that each one breaks a rule a player would notice, not
+just the code's shape. For each mutant this script copies ``src/`` and ``specs/`` to a temporary
+folder, plants the bug there, and runs the test suite against the copy, stopping at the first
+failure. A mutant the tests fail on is *killed*; one they pass is a *survivor*: either a gap in
+the tests or a change that alters no behaviour (say which in the mutant's note once you know).
+
+Run it from the repository root, in the development venv (not part of CI; about 20 minutes on
+one core)::
+
+    python tools/mutants.py                  # every mutant
+    python tools/mutants.py --list           # what the mutants are
+    python tools/mutants.py movegen turn     # only the mutants of these modules
+    python tools/mutants.py --jobs 2         # two mutants at a time
+
+It prints one line per mutant and the score (killed / run). A mutant whose original text is no
+longer in its module is reported as *stale* and skipped: update it when the code moves on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = [
+    # cheap and broad first, so that most mutants die within seconds
+    "tests/test_spec.py",
+    "tests/test_rulings_cards.py",
+    "tests/test_rulings_movement.py",
+    "tests/test_rulings_turn.py",
+    "tests/test_variants.py",
+    "tests/test_reference_agreement.py",
+    "tests/test_hostile_input.py",
+    "tests/test_serialize.py",
+    "tests/test_views.py",
+    "tests/test_records.py",
+    "tests/test_notation.py",
+    "tests/test_events.py",
+    "tests/test_robustness.py",
+    "tests/test_properties.py",
+    "tests/test_variants_agreement.py",
+    "tests/test_random_games.py",
+    "tests/test_bots.py",
+    "tests/test_render.py",
+]
+TIMEOUT = 900
+"""Seconds before a mutant's run counts as hanging (and so as killed)."""
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str
+    original: str
+    mutated: str
+    bug: str
+
+
+MUTANTS = [
+    # --- board ---------------------------------------------------------------------------------
+    Mutant(
+        "board",
+        "return SIDE_HOLES * seat + IN_SPOT_OFFSET",
+        "return SIDE_HOLES * seat + IN_SPOT_OFFSET + 1",
+        "in-spot one hole late",
+    ),
+    Mutant(
+        "board",
+        "return SIDE_HOLES * seat + COME_OUT_OFFSET",
+        "return SIDE_HOLES * seat + COME_OUT_OFFSET - 1",
+        "come-out one hole early",
+    ),
+    Mutant("board", "return seat % 2", "return seat // 2 % 2", "teams seated in pairs"),
+    Mutant(
+        "board",
+        "return location > _HOME_BASE",
+        "return location >= _HOME_BASE",
+        "1000 counts as home",
+    ),
+    Mutant(
+        "board",
+        "or 0 <= location < self.track_length",
+        "or 0 <= location <= self.track_length",
+        "one hole past the track",
+    ),
+    # --- rules ---------------------------------------------------------------------------------
+    Mutant(
+        "rules",
+        "if count == players:",
+        "if count >= players:",
+        "deck row by >= (decks listed out of order)",
+    ),
+    Mutant(
+        "rules",
+        "if 52 * decks + jokers < 2 * hands:",
+        "if 52 * decks + jokers < hands:",
+        "too few cards accepted",
+    ),
+    Mutant(
+        "rules", "nine=Nine.PLAIN,\n)", "nine=Nine.FORWARD_FORWARD,\n)", "standard splits the 9"
+    ),
+    Mutant(
+        "rules", "    draw_first=True,\n", "    draw_first=False,\n", "standard draws after playing"
+    ),
+    Mutant(
+        "rules",
+        "1 <= v <= 13 for v in values",
+        "1 <= v <= 14 for v in values",
+        "face cards may move 14",
+    ),
+    # --- state ---------------------------------------------------------------------------------
+    Mutant(
+        "state",
+        "order = [(dealer + 1 + i) % players for i in range(players)]",
+        "order = [(dealer + i) % players for i in range(players)]",
+        "the dealer acts first",
+    ),
+    Mutant(
+        "state", "while need > 0 and (draw or discard):", "while need > 0 and draw:", "no reshuffle"
+    ),
+    Mutant(
+        "state",
+        "draw, discard = reshuffled(seed, reshuffles, discard), ()",
+        "draw, discard = discard, ()",
+        "reshuffle without shuffling",
+    ),
+    Mutant("state", "reshuffles += 1", "reshuffles += 0", "every reshuffle shuffles alike"),
+    Mutant(
+        "state",
+        "hands[first], draw, _, _ = draw_up(hands[first], rules.hand_size + 1",
+        "hands[first], draw, _, _ = draw_up(hands[first], rules.hand_size",
+        "standard's first player gets no sixth card",
+    ),
+    Mutant(
+        "state",
+        "if seed >= 0:\n        return random.Random(seed)",
+        "if True:\n        return random.Random(seed)",
+        "n and -n deal alike",
+    ),
+    # --- turn ----------------------------------------------------------------------------------
+    Mutant(
+        "turn",
+        "if not has_playable_card(state):",
+        "if True:",
+        "discard allowed while a card can move",
+    ),
+    Mutant(
+        "turn",
+        "elif isinstance(move, Pass) and not hand:",
+        "elif isinstance(move, Pass):",
+        "pass while holding cards",
+    ),
+    Mutant(
+        "turn",
+        "winner = team  # game.end: nothing is drawn",
+        "winner = 1 - team",
+        "the other team wins",
+    ),
+    Mutant(
+        "turn",
+        "drawer = following if state.rules.draw_first else seat",
+        "drawer = seat",
+        "standard: the player draws after playing",
+    ),
+    Mutant(
+        "turn",
+        "turn=seat if winner is not None else following,",
+        "turn=following,",
+        "the turn moves on after the win",
+    ),
+    Mutant(
+        "turn",
+        "following = (seat + 1) % len(state.pegs)",
+        "following = (seat - 1) % len(state.pegs)",
+        "play goes counter-clockwise",
+    ),
+    Mutant("turn", "if effects and all(", "if all(", "a discard can win"),
+    # --- movegen: movement -----------------------------------------------------------------------
+    Mutant(
+        "movegen",
+        "            if 1 <= k <= HOME_HOLES:\n",
+        "            if 1 <= k <= HOME_HOLES + 1:\n",
+        "overshooting home 5",
+    ),
+    Mutant(
+        "movegen",
+        "            if 1 <= k <= HOME_HOLES:\n",
+        "            if 2 <= k <= HOME_HOLES:\n",
+        "no entry to home 1",
+    ),
+    Mutant(
+        "movegen", "if not passed & own and not (", "if not (", "own pegs do not block on the track"
+    ),
+    Mutant(
+        "movegen",
+        "return [path[0]] if path is not None and not path[1] & own else []",
+        "return [path[0]] if path is not None else []",
+        "own pegs do not block in home",
+    ),
+    Mutant(
+        "movegen",
+        "return [] if passed & self.mask[seat] else [dst]",
+        "return [dst]",
+        "the 8 is not blocked",
+    ),
+    Mutant(
+        "movegen",
+        "if not 0 <= src < 1000:\n            return []",
+        "if src == START:\n            return []",
+        "the 8 moves a peg in home",
+    ),
+    Mutant(
+        "movegen",
+        "(self.compulsory and into_home)",
+        "(self.compulsory and not into_home)",
+        "compulsory entry inverted",
+    ),
+    Mutant(
+        "movegen",
+        "(self.wait and src == self.t.in_spot[seat])",
+        "(self.wait and src == self.t.come_out[seat])",
+        "waits on the come-out hole",
+    ),
+    # --- movegen: landing --------------------------------------------------------------------------
+    Mutant(
+        "movegen",
+        "            if team_of(victim) != self.team:\n",
+        "            if victim != seat:\n",
+        "a knocked team peg goes to start",
+    ),
+    Mutant(
+        "movegen",
+        "            if spot == hole or after == victim:\n                return None",
+        "            if after == victim:\n                return None",
+        "knocking a team peg off its own in-spot is legal",
+    ),
+    Mutant(
+        "movegen",
+        "            if spot == hole or after == victim:\n                return None",
+        "            if spot == hole:\n                return None",
+        "same colour on the in-spot does not forbid",
+    ),
+    Mutant(
+        "movegen",
+        "                if self.policy is InSpotOccupied.ILLEGAL:\n                    return None",
+        "                if self.policy is InSpotOccupied.ILLEGAL:\n                    break",
+        "illegal policy lets the move stand",
+    ),
+    # --- movegen: cards ----------------------------------------------------------------------------
+    Mutant(
+        "movegen",
+        "return rules.face_values[rank - Rank.JACK]",
+        "return rules.face_values[0]",
+        "every face card moves the jack's count",
+    ),
+    Mutant(
+        "movegen",
+        "if work.start[seat] and work.at.get(t.come_out[seat]) != seat:",
+        "if work.start[seat]:",
+        "come out onto an own peg",
+    ),
+    Mutant(
+        "movegen",
+        "for dst in work.backward(seat, src, 8):",
+        "for dst in work.backward(seat, src, 7):",
+        "the 8 moves 7 back",
+    ),
+    Mutant(
+        "movegen",
+        "return rank is Rank.SEVEN or (rank is Rank.NINE and rules.nine is not Nine.PLAIN)",
+        "return rank is Rank.SEVEN",
+        "the 9 never splits",
+    ),
+    Mutant(
+        "movegen",
+        "            sources = in_start or on_track",
+        "            sources = in_start + on_track",
+        "arizona joker from the track while a start holds pegs",
+    ),
+    Mutant(
+        "movegen",
+        "                if colour != seat:\n                    tryout(seat, src, dst)",
+        "                tryout(seat, src, dst)",
+        "joker onto an own peg",
+    ),
+    Mutant(
+        "movegen",
+        "if 0 <= src < 1000 and colour != seat:",
+        "if colour != seat:",
+        "swap a peg from start",
+    ),
+    Mutant(
+        "movegen",
+        "        if not all(p > 1000 for p in state.pegs[mate]):",
+        "        if all(p > 1000 for p in state.pegs[mate]):",
+        "standard: help a finished teammate",
+    ),
+    Mutant(
+        "movegen",
+        "    if not must_play:\n        moves.extend(Discard(r) for r in by_rank)",
+        "    moves.extend(Discard(r) for r in by_rank)",
+        "discards always listed",
+    ),
+    Mutant(
+        "movegen",
+        "must_play = must_play or (bool(plays) and rank is not Rank.JOKER)",
+        "must_play = must_play or bool(plays)",
+        "a playable joker forces play",
+    ),
+    # --- movegen: splits ---------------------------------------------------------------------------
+    Mutant(
+        "movegen",
+        "    for a in range(1, total):\n        b = total - a",
+        "    for a in range(1, total - 1):\n        b = total - a",
+        "no split with a 1 second part",
+    ),
+    Mutant(
+        "movegen",
+        "if src == START:  # knocked to its start",
+        "if False:  # knocked to its start",
+        "a split part moves a peg knocked to start",
+    ),
+    Mutant(
+        "movegen",
+        "                    if touched_x & reads_b_:",
+        "                    if False:",
+        "interacting split parts judged on the unchanged board",
+    ),
+    # --- views ---------------------------------------------------------------------------------
+    Mutant("views", "seed=rng.getrandbits(32),", "seed=0,", "every sample reshuffles alike"),
+    Mutant(
+        "views",
+        "known = Counter(seen.hand) + Counter(seen.discard_pile)",
+        "known = Counter(seen.hand)",
+        "discarded cards dealt again",
+    ),
+    Mutant(
+        "views",
+        "draw_pile_size=len(state.draw_pile),",
+        "draw_pile_size=len(state.draw_pile) + len(state.discard_pile),",
+        "wrong draw pile size",
+    ),
+    # --- serialize and validate ----------------------------------------------------------------
+    Mutant("serialize", 'if values["seat"] < 0:', 'if values["seat"] < -1:', "seat -1 accepted"),
+    Mutant(
+        "serialize",
+        '"steps": lambda r, x, p: _list(r, x, p, _read_step, size=(1, 2)),',
+        '"steps": lambda r, x, p: _list(r, x, p, _read_step),',
+        "a play of three steps accepted",
+    ),
+    Mutant("validate", "if len(seats) > 1:", "if len(seats) > 2:", "two pegs on one hole accepted"),
+    Mutant(
+        "validate",
+        "extra = rules.draw_first and seat == state.turn and state.winner is None",
+        "extra = rules.draw_first",
+        "every hand may hold six",
+    ),
+]
+
+
+def planted(mutant: Mutant, folder: Path) -> bool:
+    """Plant ``mutant`` in the copy at ``folder``; False if its original text is gone (stale)."""
+    path = folder / "src" / "pegs_rules" / f"{mutant.module}.py"
+    text = path.read_text(encoding="utf-8")
+    if text.count(mutant.original) != 1:
+        return False
+    path.write_text(text.replace(mutant.original, mutant.mutated), encoding="utf-8")
+    return True
+
+
+def run(mutant: Mutant) -> tuple[str, float]:
+    """``killed``, ``survived`` or ``stale``, and the seconds the tests took."""
+    with tempfile.TemporaryDirectory(prefix="pegs-mutant-") as tmp:
+        folder = Path(tmp)
+        shutil.copytree(ROOT / "src", folder / "src")
+        shutil.copytree(ROOT / "specs", folder / "specs")
+        if not planted(mutant, folder):
+            return "stale", 0.0
+        env = {**os.environ, "PYTHONPATH": str(folder / "src"), "HYPOTHESIS_PROFILE": "ci"}
+        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+        command += ["-o", "addopts=", "--strict-markers", *TESTS]
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(
+                command, cwd=ROOT, env=env, capture_output=True, timeout=TIMEOUT, check=False
+            )
+        except subprocess.TimeoutExpired:
+            return "killed", time.perf_counter() - start
+        took = time.perf_counter() - start
+        return ("survived" if done.returncode == 0 else "killed"), took
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help="only the mutants of these modules")
+    parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
+    args = parser.parse_args()
+    chosen = [m for m in MUTANTS if not args.modules or m.module in args.modules]
+    if args.list:
+        for number, mutant in enumerate(chosen, 1):
+            print(f"{number:3d}. {mutant.module}: {mutant.bug}")
+        return 0
+    counts = {"killed": 0, "survived": 0, "stale": 0}
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        for number, (mutant, (outcome, took)) in enumerate(
+            zip(chosen, pool.map(run, chosen), strict=True), 1
+        ):
+            counts[outcome] += 1
+            print(
+                f"{number:3d}. {outcome:<8} {took:6.1f}s  {mutant.module}: {mutant.bug}", flush=True
+            )
+    tried = counts["killed"] + counts["survived"]
+    score = 100 * counts["killed"] / tried if tried else 0.0
+    print(
+        f"mutation score: {counts['killed']}/{tried} killed ({score:.0f}%), "
+        f"{counts['survived']} survived, {counts['stale']} stale"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
