@@ -461,7 +461,9 @@ class RulingExamplesDirective(RstDirective):
         lines = [
             f".. rubric:: Example {number}: ``{case['id']}``",
             "",
-            ".. container:: pegs-example" + (" pegs-example-wide" if wide else ""),
+            ".. container:: pegs-example"
+            + (" pegs-example-wide" if wide else "")
+            + (" pegs-example-large" if state.players > 4 else ""),
             "",
         ]
         if before is not None:
