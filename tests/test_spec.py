@@ -173,6 +173,24 @@ def test_each_ruling_says_what_each_preset_does_and_where_it_comes_from(rule: st
     assert ("*Added (" in text) == (rule in ADDED)
 
 
+def test_nothing_in_the_repository_reads_rulings_from_outside_it() -> None:
+    """The repository owns its rulings: no source, test or page points outside it for them."""
+    root = SPECS.parent
+    if not (root / "pyproject.toml").is_file():
+        pytest.skip("an installed package: the checkout's files are not here")
+    outside = []
+    for folder in ("src", "tests", "docs", "specs", "bench", "tools"):
+        for path in (root / folder).rglob("*"):
+            if (
+                path.suffix in {".py", ".rst", ".md", ".json", ".toml"}
+                and "_build" not in path.parts
+            ):
+                text = path.read_text(encoding="utf-8")
+                if any(word in text for word in (f"shared/{'design'}", f"../{'shared'}")):
+                    outside.append(str(path.relative_to(root)))
+    assert outside == []
+
+
 def test_every_ruling_is_checked_by_a_marked_test() -> None:
     """The coverage page counts ``@pytest.mark.ruling`` markers; no ruling may show 0 tests."""
     marked = tests_by_ruling(list(RULINGS))
