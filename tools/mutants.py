@@ -332,8 +332,8 @@ MUTANTS = [
     ),
     Mutant(
         "movegen",
-        "                    if touched_x & reads_b_:",
-        "                    if False:",
+        "# peg i first\n                    if touched_x & reads_b_:",
+        "# peg i first\n                    if False:",
         "interacting split parts judged on the unchanged board",
     ),
     # --- views ---------------------------------------------------------------------------------
