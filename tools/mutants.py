@@ -7,7 +7,7 @@ folder, plants the bug there, and runs the test suite against the copy, stopping
 failure. A mutant the tests fail on is *killed*; one they pass is a *survivor*: either a gap in
 the tests or a change that alters no behaviour (say which in the mutant's note once you know).
 
-Run it from the repository root, in the development venv (not part of CI; about 20 minutes on
+Run it from the repository root, in the development venv (not part of CI; about 15 minutes on
 one core)::
 
     python tools/mutants.py                  # every mutant
