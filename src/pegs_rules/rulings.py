@@ -50,7 +50,7 @@ DECIDED: dict[str, str] = {
     "move.landing.in-spot": "The knocked team peg lands on its in-spot: same colour there is illegal.",
     "game.end": "The game ends at once when one team has every peg home; that team wins.",
 }
-"""The rulings of the original design, worded in ``specs/rulings.md``."""
+"""The rulings of the project's design (with its decisions of 2026-11-30), worded in ``specs/rulings.md``."""
 
 ADDED: dict[str, str] = {
     "turn.pass": "A seat with no cards passes; it then draws as at the end of any turn.",
