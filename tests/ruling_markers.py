@@ -46,7 +46,7 @@ def marked_tests(folder: Path = TESTS) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def tests_by_ruling(rulings: list[str], folder: Path = TESTS) -> dict[str, tuple[str, ...]]:
+def marked_by_ruling(rulings: list[str], folder: Path = TESTS) -> dict[str, tuple[str, ...]]:
     """For each ruling id, the marked test functions that name it."""
     by_rule: dict[str, list[str]] = {rule: [] for rule in rulings}
     for test, ids in marked_tests(folder).items():

@@ -78,7 +78,11 @@ def test_the_wheel_holds_the_package_its_data_and_the_licence(wheel: Path) -> No
     assert "pegs_rules/specs/rulings.md" in names
     for folder in ("cases", "games", "schema"):
         shipped = {n for n in names if n.startswith(f"pegs_rules/specs/{folder}/")}
-        expected = {f"pegs_rules/specs/{folder}/{p.name}" for p in (SPECS / folder).iterdir()}
+        expected = {
+            f"pegs_rules/specs/{p.relative_to(SPECS).as_posix()}"
+            for p in (SPECS / folder).rglob("*")
+            if p.is_file()
+        }
         assert shipped == expected
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert not [n for n in names if n.startswith(("tests/", "docs/", "specs/"))]

@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from ruling_markers import tests_by_ruling
+from ruling_markers import marked_by_ruling
 
 from pegs_rules import new_game
 from pegs_rules.rulings import ADDED, RULINGS
@@ -193,7 +193,7 @@ def test_nothing_in_the_repository_reads_rulings_from_outside_it() -> None:
 
 def test_every_ruling_is_checked_by_a_marked_test() -> None:
     """The coverage page counts ``@pytest.mark.ruling`` markers; no ruling may show 0 tests."""
-    marked = tests_by_ruling(list(RULINGS))
+    marked = marked_by_ruling(list(RULINGS))
     assert [rule for rule in RULINGS if not marked[rule]] == []
     assert set(marked) == set(RULINGS)
 

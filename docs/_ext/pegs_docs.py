@@ -157,7 +157,7 @@ def test_mentions() -> dict[str, tuple[str, ...]]:
         markers = importlib.import_module("ruling_markers")
     finally:
         sys.path.remove(str(TESTS))
-    found: dict[str, tuple[str, ...]] = markers.tests_by_ruling(list(RULINGS), TESTS)
+    found: dict[str, tuple[str, ...]] = markers.marked_by_ruling(list(RULINGS), TESTS)
     return found
 
 
