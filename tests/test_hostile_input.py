@@ -44,7 +44,7 @@ from pegs_rules.cards import Rank, build_deck, deck_counts
 from pegs_rules.errors import RulesError
 from pegs_rules.movegen import tables
 from pegs_rules.render import svg, text
-from pegs_rules.rules import MAX_DECKS, MAX_JOKERS, with_rule
+from pegs_rules.rules import MAX_DECKS, MAX_JOKERS, STANDARD, with_rule
 
 HUGE = 10**5000
 """A whole number too long for Python to print (over 4,300 digits)."""
@@ -115,6 +115,25 @@ def test_every_allowed_seat_count_can_be_drawn(players: int) -> None:
     picture = svg(game, legal_moves(game)[0], labels=True)
     assert picture.count('class="peg seat-') == 5 * players
     assert len(text(game).splitlines()) == players + 3
+
+
+def test_a_move_for_a_negative_seat_is_not_a_move() -> None:
+    document = {"format": 1, "type": "move", "action": "play", "card": "5"}
+    document["steps"] = [{"seat": -1, "from": "s", "to": "3"}]
+    with pytest.raises(FormatError, match=r"\$\.steps\[0\]\.seat: a seat is 0 or more, not -1"):
+        from_data(document)
+
+
+@pytest.mark.ruling("turn.sequence", "deal.hands")
+def test_only_the_seat_to_act_may_hold_six_cards_in_standard() -> None:
+    """``turn.sequence`` (standard): the seat to act has drawn its sixth card; no one else has."""
+    game = new_game(4, seed=5, rules=STANDARD)
+    assert validate(game) == [] and len(game.hands[game.turn]) == 6
+    other = (game.turn + 1) % 4
+    hands = list(game.hands)
+    hands[other], hands[game.turn] = (*hands[other], hands[game.turn][-1]), hands[game.turn][:-1]
+    moved = dataclasses.replace(game, hands=tuple(tuple(sorted(h)) for h in hands))
+    assert validate(moved) == [f"hand {other}: 6 cards, more than 5"]
 
 
 # --- numbers too long to print --------------------------------------------------------------------
