@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,15 +41,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 def pytest_configure(config: pytest.Config) -> None:
     if not os.environ.get("PEGS_RULES_EXPECT_COMPILED"):
         return
-    import tomllib  # Python 3.11+; only this CI step needs it
+    if sys.version_info < (3, 11):
+        raise pytest.UsageError("checking the compiled build needs Python 3.11 or later")
+    else:
+        import tomllib  # only this CI step needs it
 
-    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
-    hook = project["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
-    for path in hook["include"]:
-        name = path.removeprefix("src/").removesuffix(".py").replace("/", ".")
-        module = importlib.import_module(name)
-        if not str(module.__file__).endswith((".so", ".pyd")):
-            raise pytest.UsageError(f"{name} is not compiled: {module.__file__}")
+        project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+        hook = project["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
+        for path in hook["include"]:
+            name = path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+            module = importlib.import_module(name)
+            if not str(module.__file__).endswith((".so", ".pyd")):
+                raise pytest.UsageError(f"{name} is not compiled: {module.__file__}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

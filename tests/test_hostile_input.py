@@ -42,9 +42,10 @@ from pegs_rules import (
 from pegs_rules.board import MAX_PLAYERS, Board
 from pegs_rules.cards import Rank, build_deck, deck_counts
 from pegs_rules.errors import RulesError
-from pegs_rules.movegen import tables
+from pegs_rules.paths import paths_for
 from pegs_rules.render import svg, text
 from pegs_rules.rules import MAX_DECKS, MAX_JOKERS, STANDARD, with_rule
+from pegs_rules.workboard import tables
 
 HUGE = 10**5000
 """A whole number too long for Python to print (over 4,300 digits)."""
@@ -101,6 +102,7 @@ def test_decks_listed_out_of_order_still_give_each_count_its_row() -> None:
 
 
 def test_the_move_tables_are_cached_for_a_bounded_number_of_boards() -> None:
+    assert paths_for.cache_info().maxsize is not None
     assert tables.cache_info().maxsize == MAX_PLAYERS
     ten_seats = dataclasses.replace(GAME, pegs=(GAME.pegs * 3)[:10], hands=(GAME.hands * 3)[:10])
     with pytest.raises(PegsError):

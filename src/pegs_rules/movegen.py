@@ -25,7 +25,7 @@ from contextlib import suppress
 from functools import cache
 
 from pegs_rules import plays
-from pegs_rules.board import Location, team_of
+from pegs_rules.board import MAX_PLAYERS, Location, team_of
 from pegs_rules.cards import FACE_RANKS, Rank
 from pegs_rules.errors import PegsError, PositionError
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
@@ -87,6 +87,8 @@ def hand_plays(state: GameState) -> dict[Rank, Plays]:
     last = _memo.last
     if last[0] is state:  # apply right after legal_moves
         return last[1]
+    if len(state.pegs) not in _SEAT_COUNTS:  # board.sides: no tables for other boards
+        raise PositionError(f"a board has 4, 6 or 8 seats, not {len(state.pegs)}")
     ranks = tuple(sorted(set(state.hands[state.turn])))
     if not all(type(rank) is Rank for rank in ranks):
         raise PositionError(f"hand {state.turn}: not a hand of cards: {ranks!r}")
@@ -127,6 +129,7 @@ class _Memo:
 
 
 _memo = _Memo(16)
+_SEAT_COUNTS = range(4, MAX_PLAYERS + 1, 2)
 
 
 def clear_memo() -> None:
