@@ -27,6 +27,7 @@ from pegs_rules import (
     Rules,
     apply,
     determinize,
+    explain,
     from_data,
     from_json,
     legal_moves,
@@ -374,3 +375,15 @@ def test_cards_arithmetic_matches_the_deck() -> None:
     for decks, jokers in ((1, 0), (3, 6), (4, 8), (MAX_DECKS, MAX_JOKERS)):
         assert Counter(deck_counts(decks, jokers)) == Counter(build_deck(decks, jokers))
     assert deck_counts(2, 0)[Rank.JOKER] == 0
+
+
+@pytest.mark.ruling("variant.face-values", "card.face")
+@pytest.mark.parametrize(("card", "count"), [("J", 11), ("Q", 12), ("K", 13)])
+def test_explanations_count_each_face_card_by_its_own_value(card: str, count: int) -> None:
+    """``variant.face-values``: with 11 12 13, a wrong count is explained with the card's own."""
+    state = parse_position(f"rule face_values: 11 12 13\npegs 0: 20\nhand 0: {card}")
+    wrong = explain(state, parse_notation(f"{card} 0:20-{20 + count - 1}"))
+    assert (wrong.rule, wrong.reason) == (
+        "card.face",
+        f"a {card} moves a peg exactly {count} holes forward",
+    )
