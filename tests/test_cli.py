@@ -368,7 +368,7 @@ def test_bare_pegs_prints_the_help(run: Runner) -> None:
     code, out, _ = run([])
     assert code == 0
     assert out.startswith("usage: pegs ") and "examples:" in out
-    for command in ("demo", "play", "simulate", "replay", "explain"):
+    for command in ("demo", "play", "simulate", "replay", "explain", "web", "serve"):
         assert re.search(rf"^    {command} ", out, re.M)
 
 
@@ -379,7 +379,9 @@ def test_version(run: Runner, capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == f"pegs {pegs_rules.__version__}\n"
 
 
-@pytest.mark.parametrize("command", ["demo", "play", "simulate", "replay", "explain"])
+@pytest.mark.parametrize(
+    "command", ["demo", "play", "simulate", "replay", "explain", "web", "serve"]
+)
 def test_every_option_has_help_and_its_default(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -5,7 +5,8 @@
 * ``pegs simulate --games 200 --bots mcts,greedy --workers 2``: many games, with statistics;
 * ``pegs replay FILE``: replay a game record (JSON), turn by turn;
 * ``pegs explain [ID]``: the rulings, or one of them in full;
-* ``pegs web build OUT_DIR``: the browser playground as a folder of static files.
+* ``pegs web build OUT_DIR``: the browser playground as a folder of static files;
+* ``pegs serve``: a game server for network play (:mod:`pegs_rules.server`).
 
 Every command is :func:`main` with its arguments, so it runs in-process too.
 Each subcommand is a pair of functions, ``add_NAME`` (its parser, options and
@@ -567,6 +568,20 @@ def web_build(out_dir: str, docs_url: str, wheel: str | None, pyodide: str | Non
     return 0
 
 
+def serve(args: argparse.Namespace) -> int:
+    """``pegs serve``: run the game server (:mod:`pegs_rules.server`)."""
+    try:
+        from pegs_rules.server.app import ServerConfig, serve
+    except ImportError as error:
+        print(
+            f"pegs serve: {error}; install it with: pip install 'pegs-rules[server]'",
+            file=sys.stderr,
+        )
+        return 2
+    options = {k: v for k, v in vars(args).items() if k not in ("command", "run", "parser")}
+    return serve(ServerConfig(**options))
+
+
 # --------------------------------------------------------------------------
 # the parser: one add_NAME and one run_NAME per subcommand
 # --------------------------------------------------------------------------
@@ -837,6 +852,36 @@ def run_web(args: argparse.Namespace) -> int:
     return web_build(args.out_dir, args.docs_url, args.wheel, args.pyodide)
 
 
+def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "serve",
+        "run a game server for network play (needs pegs-rules[server])",
+        """
+        pegs serve
+        pegs serve --host 0.0.0.0 --port 8080 --public-url https://pegs.example.org
+        """,
+        serve,
+    )
+    sub.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    sub.add_argument("--port", type=at_least(0), default=8000, help="port to listen on")
+    sub.add_argument("--db", default="pegs-games.sqlite3", help="SQLite file holding the games")
+    sub.add_argument(
+        "--public-url",
+        help="the address people use, e.g. https://pegs.example.org (default: host and port)",
+    )
+    sub.add_argument(
+        "--bot-workers", type=at_least(0), default=1, help="bot processes (0: threads)"
+    )
+    sub.add_argument("--max-games", type=at_least(1), default=1000, help="unfinished games at once")
+    sub.add_argument(
+        "--sync",
+        choices=("full", "normal"),
+        default="full",
+        help="full: flush every move to disk; normal: survive a killed server, not a power cut",
+    )
+
+
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     add_demo,
     add_play,
@@ -844,6 +889,7 @@ SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]
     add_replay,
     add_explain,
     add_web,
+    add_serve,
 )
 """Each subcommand's ``add_NAME``, in the order ``pegs --help`` lists them."""
 
