@@ -34,13 +34,14 @@ from pegs_rules import __version__
 from pegs_rules.board import location_name, team_of
 from pegs_rules.bots import Bot, decide, make_bot
 from pegs_rules.cards import Rank, format_cards
+from pegs_rules.cluster import cluster_executor
 from pegs_rules.errors import AmbiguousMoveError, IllegalMoveError, NotationError, PegsError
 from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Discard, Move, Play, parse_notation
 from pegs_rules.notation import format_move, parse_move
 from pegs_rules.records import GameRecord, record_of
 from pegs_rules.render import text as board_text
-from pegs_rules.rules import PRESETS, rule_text
+from pegs_rules.rules import ARIZONA, PRESETS, Rules, find_preset, rule_text, with_rule
 from pegs_rules.rulings import ADDED, RULINGS
 from pegs_rules.serialize import from_json, to_json
 from pegs_rules.simulate import (
@@ -93,6 +94,26 @@ def at_least(minimum: int) -> Callable[[str], int]:
 
     whole.__name__ = f"a whole number >= {minimum}"
     return whole
+
+
+def preset(text: str) -> Rules:
+    """``--preset``: a preset by name."""
+    try:
+        return find_preset(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def rule_change(text: str) -> tuple[str, str]:
+    """``--rule FIELD=VALUE``: a field of :class:`~pegs_rules.Rules` and its value as text."""
+    field, equals, value = text.partition("=")
+    try:
+        if not equals:
+            raise ValueError(f"write FIELD=VALUE, not {text!r}")
+        with_rule(ARIZONA, field.strip(), value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return field.strip(), value
 
 
 def bot_list(text: str) -> tuple[str, ...]:
@@ -734,6 +755,23 @@ def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     sub.add_argument("--players", type=int, choices=(4, 6, 8), default=4, help="how many seats")
     sub.add_argument("--bots", type=bot_list, default=("greedy", "random"), help=BOTS_HELP)
     sub.add_argument("--workers", type=at_least(1), default=1, help="processes (1: in this one)")
+    sub.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the games on the Dask cluster whose scheduler is at ADDRESS "
+        "(needs pegs-rules[cluster]; default: none)",
+    )
+    sub.add_argument(
+        "--preset", type=preset, default=ARIZONA, help="the rules: arizona or standard"
+    )
+    sub.add_argument(
+        "--rule",
+        type=rule_change,
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="a house rule as position text writes it (nine=plain, two_swap=true); repeatable",
+    )
     sub.add_argument("--seed", type=int, default=0, help="the seed of the first game")
     sub.add_argument(
         "--swap",
@@ -759,17 +797,31 @@ def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    config = SimulationConfig(
-        games=args.games,
-        players=args.players,
-        bots=args.bots,
-        seed=args.seed,
-        swap=args.swap,
-        max_turns=args.max_turns,
-    )
-    return run_simulation(
-        config, args.workers, json_path=args.json, csv_path=args.csv, quiet=args.quiet
-    )
+    try:
+        rules = args.preset
+        for field, value in args.rule:
+            rules = with_rule(rules, field, value)
+        config = SimulationConfig(
+            games=args.games,
+            players=args.players,
+            bots=args.bots,
+            seed=args.seed,
+            swap=args.swap,
+            rules=rules,
+            max_turns=args.max_turns,
+        )
+    except ValueError as error:
+        print(f"pegs simulate: {error}", file=sys.stderr)
+        return 2
+    files = {"json_path": args.json, "csv_path": args.csv, "quiet": args.quiet}
+    if args.scheduler is None:
+        return run_simulation(config, args.workers, **files)
+    try:
+        with cluster_executor(args.scheduler) as executor:
+            return run_simulation(config, 1, executor=executor, **files)
+    except (ModuleNotFoundError, OSError) as error:
+        print(f"pegs simulate: {error}", file=sys.stderr)
+        return 2
 
 
 def add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

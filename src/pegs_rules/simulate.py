@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pegs_rules.bots import decide, make_bot
-from pegs_rules.rules import ARIZONA, Rules
+from pegs_rules.rules import ARIZONA, PRESETS, Rules, rule_text
 from pegs_rules.state import new_game
 from pegs_rules.turn import apply
 
@@ -66,6 +66,7 @@ __all__ = [
     "Summary",
     "play_game",
     "report",
+    "rule_changes",
     "simulate",
     "wilson",
     "write_csv",
@@ -159,6 +160,8 @@ class GameResult:
         think_seconds: per seat, the time its bot spent choosing.
         think_max: per seat, its bot's longest choice, in seconds.
         moves: per seat, how many moves its bot chose.
+        home: per team, how many of its pegs were home at the end (the
+            loser's count says how close the game was).
     """
 
     index: int
@@ -172,6 +175,7 @@ class GameResult:
     think_seconds: tuple[float, ...]
     think_max: tuple[float, ...]
     moves: tuple[int, ...]
+    home: tuple[int, int]
 
     @property
     def first_team(self) -> int:
@@ -223,6 +227,7 @@ def play_game(config: SimulationConfig, index: int) -> GameResult:
         think_seconds=tuple(think),
         think_max=tuple(longest),
         moves=tuple(moves),
+        home=(state.team_pegs_home(0), state.team_pegs_home(1)),
     )
 
 
@@ -401,8 +406,9 @@ def report(simulation: Simulation) -> str:
     config, s = simulation.config, simulation.summary
     n = s.finished
     swap = "swapped every other game" if config.swap else "not swapped"
+    changes = "".join(f" {field}={value}" for field, value in rule_changes(config.rules).items())
     lines = [
-        f"{s.games} games, {config.players} players, rules {config.rules.name}, "
+        f"{s.games} games, {config.players} players, rules {config.rules.name}{changes}, "
         f"bots {','.join(config.bots)} ({swap}), seed {config.seed}, "
         f"{simulation.seconds:.1f} s",
         "",
@@ -432,6 +438,9 @@ def report(simulation: Simulation) -> str:
 
 def _row(game: GameResult) -> dict[str, Any]:
     data = asdict(game)
+    data["seconds"] = round(game.seconds, 6)
+    data["think_seconds"] = [round(t, 6) for t in game.think_seconds]
+    data["think_max"] = [round(t, 6) for t in game.think_max]
     data["seats"] = list(game.seats)
     data["first_team"] = game.first_team
     data["winner_side"] = game.winner_side
@@ -442,8 +451,29 @@ def _rounded(interval: tuple[float, float]) -> list[float]:
     return [round(bound, 6) for bound in interval]
 
 
+def rule_changes(rules: Rules) -> dict[str, str]:
+    """The fields of ``rules`` that differ from its preset, as text (see :func:`~pegs_rules.rules.rule_text`).
+
+    >>> from dataclasses import replace
+    >>> rule_changes(replace(ARIZONA, two_swap=True))
+    {'two_swap': 'true'}
+    """
+    base = PRESETS.get(rules.name, ARIZONA)
+    return {
+        name: rule_text(rules, name)
+        for name in rules.__dataclass_fields__
+        if getattr(rules, name) != getattr(base, name)
+    }
+
+
 def write_json(simulation: Simulation, path: str | Path) -> None:
-    """Write the config, the summary and every game's result as one JSON document."""
+    """Write the config, the summary and every game's result as one JSON document.
+
+    Each game is one line of the ``games`` list, its times rounded to microseconds.
+
+    The config names the preset and, under ``rule_changes``, every house rule
+    that differs from it, in the form ``pegs simulate --rule`` reads.
+    """
     config = simulation.config
     s = simulation.summary
     n = s.finished
@@ -455,6 +485,7 @@ def write_json(simulation: Simulation, path: str | Path) -> None:
             "seed": config.seed,
             "swap": config.swap,
             "rules": config.rules.name,
+            "rule_changes": rule_changes(config.rules),
             "max_turns": config.max_turns,
         },
         "summary": {
@@ -485,9 +516,11 @@ def write_json(simulation: Simulation, path: str | Path) -> None:
                 for name, t in sorted(s.timing.items())
             },
         },
-        "games": [_row(game) for game in simulation.games],
     }
-    Path(path).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    games = ",\n".join(json.dumps(_row(game), separators=(",", ":")) for game in simulation.games)
+    head = json.dumps(document, indent=1)[:-2]  # without the closing brace: the games follow
+    text = f'{head},\n "games": [\n{games}\n ]\n}}\n' if games else f'{head},\n "games": []\n}}\n'
+    Path(path).write_text(text, encoding="utf-8")
 
 
 CSV_FIELDS = (
