@@ -1,0 +1,209 @@
+"""The PettingZoo environment: :func:`env` (wrapped, as PettingZoo's classic games are) and :class:`raw_env`.
+
+One agent per seat, ``player_0`` .. ``player_{n-1}``, acting in turn order
+(``agent_selection`` is always the seat to act). Each observation is a dict:
+``observation``, the vector of :mod:`pegs_rules.rl.observation`, built from
+that seat's :class:`~pegs_rules.PlayerView` alone, and ``action_mask``
+(``int8``), 1 for each action of :mod:`pegs_rules.rl.actions` that is a legal
+move (all zeros for a seat that is not to act). When a team wins, each of
+its agents is rewarded 1 and each of the other team's -1; a game still going
+after ``max_turns`` turns is truncated with no reward. All chance comes from
+the seed given to ``reset`` (a reset without one draws the next game's seed
+from the generator the last seeded reset made).
+
+>>> from pegs_rules.rl import env
+>>> game = env(players=4)
+>>> game.reset(seed=1)
+>>> game.agent_selection
+'player_2'
+>>> observation, reward, terminated, truncated, info = game.last()
+>>> int(observation["action_mask"].sum()), observation["observation"].shape
+(5, (349,))
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from pegs_rules.board import team_of
+from pegs_rules.movegen import legal_moves
+from pegs_rules.moves import Move
+from pegs_rules.reasons import explain
+from pegs_rules.render import text as board_text
+from pegs_rules.rl.actions import ActionError, ActionSpace
+from pegs_rules.rl.observation import observation, observation_size
+from pegs_rules.rules import Rules, find_preset
+from pegs_rules.state import GameState, new_game
+from pegs_rules.turn import apply
+from pegs_rules.views import view
+
+__all__ = ["env", "raw_env"]
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
+    """A :class:`raw_env` with PettingZoo's standard wrappers for classic games.
+
+    An illegal action ends the game with -1 for the agent that chose it
+    (``TerminateIllegalWrapper``); an action out of range and calls out of
+    order fail loudly. Takes the arguments of :class:`raw_env`.
+    """
+    wrapped: AECEnv[str, Observation, int] = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZoo is untyped
+    """A game of Pegs and Jokers as a PettingZoo AEC environment.
+
+    Args:
+        players: 4, 6 or 8 seats (as the rules allow).
+        rules: a :class:`~pegs_rules.Rules` object (house rules included) or a
+            preset's name.
+        max_turns: turns after which a game is truncated.
+        render_mode: ``"ansi"`` for :meth:`render` to return the board as text.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "pegs_and_jokers_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        rules: Rules | str = "arizona",
+        max_turns: int = 20_000,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.rules = find_preset(rules) if isinstance(rules, str) else rules
+        if players not in self.rules.player_counts:
+            raise ValueError(f"players: the rules allow {self.rules.player_counts}, not {players}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode: None or 'ansi', not {render_mode!r}")
+        self.players = players
+        self.max_turns = max_turns
+        self.render_mode = render_mode
+        self.actions = ActionSpace(players)
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agents = self.possible_agents[:]
+        size = observation_size(players)
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.actions.size,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self.action_spaces = {
+            agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents
+        }
+        self._seeds = random.Random()
+        self.game: GameState = new_game(players, seed=self._seeds.getrandbits(32), rules=self.rules)
+        self._legal: dict[int, Move] = {}
+        self._start()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game, from ``seed`` if given."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.game = new_game(self.players, seed=self._seeds.getrandbits(32), rules=self.rules)
+        self._start()
+
+    def _start(self) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._turn_changed()
+
+    def _turn_changed(self) -> None:
+        seat = self.game.turn
+        self.agent_selection = self.possible_agents[seat]
+        moves = legal_moves(self.game)
+        self._legal = self.actions.legal(view(self.game, seat), moves)
+
+    def observe(self, agent: str) -> Observation:
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self.actions.size, dtype=np.int8)
+        if agent == self.agent_selection and not self.game.is_over:
+            mask[list(self._legal)] = 1
+        return {"observation": observation(view(self.game, seat)), "action_mask": mask}
+
+    def legal_moves(self) -> dict[int, Move]:
+        """The legal moves of the seat to act, by action number (a copy)."""
+        return dict(self._legal)
+
+    def step(self, action: int | None) -> None:
+        """The agent to act makes the move numbered ``action``.
+
+        Raises :class:`~pegs_rules.rl.actions.ActionError`, with the
+        engine's reason where the number names a move, for an action the
+        mask does not allow.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or int(action) not in self._legal:
+            raise ActionError(self._why_not(action))
+        self.play(self._legal[int(action)])
+
+    def play(self, move: Move) -> None:
+        """The seat to act makes ``move``, given as a move rather than a number (bots use this).
+
+        Raises :class:`~pegs_rules.IllegalMoveError` for a move that is not legal.
+        """
+        agent = self.agent_selection
+        self.game = apply(self.game, move)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        winner = self.game.winner
+        if winner is not None:
+            for seat, name in enumerate(self.possible_agents):
+                self.rewards[name] = 1.0 if team_of(seat) == winner else -1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.game.ply >= self.max_turns:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._turn_changed()
+        self._accumulate_rewards()
+
+    def _why_not(self, action: int | None) -> str:
+        if action is None:
+            return f"{self.agent_selection} is to act: None is no action"
+        seen = view(self.game, self.game.turn)
+        named = f"action {int(action)} ({self.actions.describe(int(action))})"
+        move = self.actions.decode(seen, int(action))
+        if move is None:
+            return f"{named} names no move in this position"
+        verdict = explain(self.game, move)
+        reason = f"[{verdict.rule}] {verdict.reason}" if not verdict.legal else "not in the mask"
+        return f"{named} is {move}: {reason}"
+
+    def render(self) -> str | None:
+        """The board as text (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi":
+            return None
+        return board_text(self.game)
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,229 @@
+"""The PettingZoo and Gymnasium environments: PettingZoo's own tests, seeding, rewards, hidden cards."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from pegs_rules import ARIZONA, Rank, new_game, view
+from pegs_rules.rules import STANDARD, Nine
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]  # noqa: E402
+from played import shuffle_hidden  # noqa: E402
+
+from pegs_rules.rl import ActionError, SingleSeatEnv, env, observation, raw_env  # noqa: E402
+
+
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # a dict is PettingZoo's own
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 4},
+        {"players": 6, "rules": "standard"},
+        {"players": 8, "rules": replace(ARIZONA, two_swap=True, nine=Nine.FORWARD_BACKWARD)},
+    ],
+)
+def test_pettingzoo_api(kwargs: dict[str, object]) -> None:
+    api_test(env(**kwargs), num_cycles=60)
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: env(players=4), num_cycles=100)
+
+
+def test_seeded_games_ignore_the_global_generators() -> None:
+    def run() -> list[tuple[str, bytes, float]]:
+        game = raw_env(players=6)
+        game.reset(seed=7)
+        rng = random.Random(1)
+        trace = []
+        for agent in game.agent_iter(300):
+            obs, reward, terminated, truncated, _ = game.last()
+            trace.append((agent, obs["observation"].tobytes(), reward))
+            if terminated or truncated:
+                game.step(None)
+                continue
+            game.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        return trace
+
+    first = run()
+    random.seed(99)
+    np.random.seed(99)
+    random.random()
+    np.random.random()
+    assert run() == first
+    game = raw_env(players=4)
+    game.reset(seed=7)
+    deal = game.game
+    game.reset()  # the next seed, drawn from the generator that seed 7 made
+    second = game.game
+    game.reset(seed=7)
+    assert game.game == deal
+    game.reset()
+    assert game.game == second != deal
+
+
+def test_a_whole_game_rewards_the_winning_team() -> None:
+    game = raw_env(players=4)
+    game.reset(seed=3)
+    rng = random.Random(3)
+    total = dict.fromkeys(game.possible_agents, 0.0)
+    turns = 0
+    for agent in game.agent_iter():
+        obs, reward, terminated, truncated, _ = game.last()
+        total[agent] += reward
+        if terminated or truncated:
+            game.step(None)
+            continue
+        mask = obs["action_mask"]
+        legal = game.legal_moves()
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(legal)
+        for other in game.possible_agents:
+            if other != agent:
+                assert not game.observe(other)["action_mask"].any()
+        game.step(rng.choice(sorted(legal)))
+        turns += 1
+    assert not game.agents
+    winner = game.game.winner
+    assert winner is not None and turns == game.game.ply
+    assert total == {f"player_{s}": 1.0 if s % 2 == winner else -1.0 for s in range(4)}
+
+
+def test_truncation() -> None:
+    game = raw_env(players=4, max_turns=10)
+    game.reset(seed=1)
+    for _agent in game.agent_iter():
+        obs, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            assert truncated and not terminated and game.game.ply == 10
+            game.step(None)
+            continue
+        game.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert not game.agents and game.rewards == {}
+
+
+def test_observations_hold_nothing_hidden() -> None:
+    rng = random.Random(5)
+    for players in (4, 6, 8):
+        for preset in (ARIZONA, STANDARD):
+            game = raw_env(players=players, rules=preset)
+            game.reset(seed=players)
+            for _ in range(40):  # some way into the game
+                game.step(rng.choice(sorted(game.legal_moves())))
+            state = game.game
+            for seat, agent in enumerate(game.possible_agents):
+                mine = game.observe(agent)
+                np.testing.assert_array_equal(mine["observation"], observation(view(state, seat)))
+                other = shuffle_hidden(state, seat, rng)
+                assert other.hands != state.hands or other.draw_pile != state.draw_pile
+                game.game = other
+                theirs = game.observe(agent)
+                game.game = state
+                np.testing.assert_array_equal(mine["observation"], theirs["observation"])
+                np.testing.assert_array_equal(mine["action_mask"], theirs["action_mask"])
+
+
+def test_observation_values() -> None:
+    state = new_game(4, seed=1)
+    seat = state.turn
+    vector = observation(view(state, seat))
+    assert vector.dtype == np.float32 and vector.min() >= 0 and vector.max() <= 1
+    starts = 4 * 72 + 4 * 5
+    assert vector[starts : starts + 4].tolist() == [1.0] * 4  # every peg in start
+    hand = vector[starts + 4 : starts + 4 + 14]
+    for rank in Rank:
+        assert hand[rank - 1] == pytest.approx(state.hands[seat].count(rank) / 6)
+    assert vector[-4:].tolist() == [1.0, 0.0, 0.0, 0.0]  # the observer is to act
+
+
+def test_an_illegal_action() -> None:
+    game = raw_env(players=4)
+    game.reset(seed=2)
+    legal = game.legal_moves()
+    bad = next(a for a in range(game.actions.size) if a not in legal)
+    with pytest.raises(ActionError, match=f"action {bad}"):
+        game.step(bad)
+    with pytest.raises(ActionError, match="None is no action"):
+        game.step(None)
+    wrapped = env(players=4)
+    wrapped.reset(seed=2)
+    agent = wrapped.agent_selection
+    wrapped.step(bad)  # PettingZoo's wrapper: the game ends, the agent that chose loses
+    assert wrapped.terminations[agent] and wrapped.rewards[agent] == -1
+
+
+def test_render_and_bad_arguments() -> None:
+    game = raw_env(players=4, render_mode="ansi")
+    game.reset(seed=1)
+    board = game.render()
+    assert board is not None and "seat 0" in board
+    assert raw_env(players=4).render() is None
+    with pytest.raises(ValueError):
+        raw_env(players=5)
+    with pytest.raises(ValueError):
+        raw_env(players=4, render_mode="human")
+    with pytest.raises(ValueError):
+        raw_env(players=4, rules="chess")
+
+
+def test_single_seat_against_bots() -> None:
+    game = SingleSeatEnv(players=4, seat=1, bots="greedy,random")
+    check_env(game, skip_render_check=True)
+    outcomes = []
+    for seed in (1, 2):
+        obs, _ = game.reset(seed=seed)
+        assert game.game.game.turn == 1
+        rng = random.Random(seed)
+        done = False
+        reward = 0.0
+        steps = 0
+        while not done:
+            action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            obs, reward, terminated, truncated, _ = game.step(action)
+            done = terminated or truncated
+            steps += 1
+        state = game.game.game
+        assert terminated and reward == (1.0 if state.winner == 1 else -1.0)
+        outcomes.append((steps, state.ply, state.winner))
+    again = []
+    for seed in (1, 2):
+        obs, _ = game.reset(seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while True:
+            action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            obs, reward, terminated, truncated, _ = game.step(action)
+            steps += 1
+            if terminated or truncated:
+                break
+        again.append((steps, game.game.game.ply, game.game.game.winner))
+    assert again == outcomes
+    obs, _ = game.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = game.step(bad)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert f"action {bad}" in info["illegal_action"]
+    with pytest.raises(ValueError):
+        SingleSeatEnv(seat=4)
+    with pytest.raises(ValueError):
+        SingleSeatEnv(bots="clever")
+
+
+def test_the_core_imports_no_optional_dependency() -> None:
+    code = (
+        "import sys, pegs_rules, pegs_rules.cli, pegs_rules.simulate, pegs_rules.cluster\n"
+        "extra = {'numpy', 'pettingzoo', 'gymnasium', 'dask', 'distributed', 'matplotlib'}\n"
+        "print(sorted(extra & {name.split('.')[0] for name in sys.modules}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]"
