@@ -62,7 +62,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from pegs_rules.board import (
     HOME_HOLES,
@@ -97,7 +97,8 @@ class ActionError(PegsError):
     """An action number that is no legal move in the position: out of range or not in the mask."""
 
 
-def peg_slots(pegs: Sequence[Location], seat: int, players: int) -> tuple[Location, ...]:
+@lru_cache(maxsize=4096)
+def peg_slots(pegs: tuple[Location, ...], seat: int, players: int) -> tuple[Location, ...]:
     """The locations of one colour's pegs in slot order (see the module docstring).
 
     >>> peg_slots((40, 1002, -1, 2, 10), seat=0, players=4)

@@ -27,12 +27,14 @@ draw pile, not the seed (a :class:`~pegs_rules.PlayerView` holds none of them).
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from pegs_rules.board import HOME_HOLES, PEGS_PER_SEAT, SIDE_HOLES, START, home_index, is_home
 from pegs_rules.cards import Rank, build_deck
+from pegs_rules.rules import Rules
 from pegs_rules.views import PlayerView
 
 __all__ = ["observation", "observation_size"]
@@ -42,6 +44,11 @@ def observation_size(players: int) -> int:
     """The length of the observation vector for ``players`` seats."""
     length = SIDE_HOLES * players
     return players * (length + HOME_HOLES + 1) + len(Rank) + players + len(Rank) + 1 + players
+
+
+@cache
+def _deck(rules: Rules, players: int) -> Counter[Rank]:
+    return Counter(build_deck(*rules.deck_for(players)))
 
 
 def observation(seen: PlayerView) -> npt.NDArray[np.float32]:
@@ -68,7 +75,7 @@ def observation(seen: PlayerView) -> npt.NDArray[np.float32]:
     for r in range(players):
         out[at + r] = seen.hand_sizes[(me + r) % players] / cap
     at += players
-    deck = Counter(build_deck(*seen.rules.deck_for(players)))
+    deck = _deck(seen.rules, players)
     for rank, count in Counter(seen.discard_pile).items():
         out[at + rank - 1] = count / deck[rank]
     at += len(Rank)
