@@ -28,6 +28,7 @@ extensions = [
     "myst_parser",
     "pegs_docs",
     "pegs_play",
+    "pegs_study",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

@@ -15,29 +15,24 @@ They name pegs and holes as that seat sees them:
   hole ``h`` is track hole ``(18 * me + h) % (18 * players)``.
 
 With ``P = 5 * players / 2`` pegs and ``L = 18 * players`` holes the numbers
-come in six blocks, in this order:
+come in six blocks, in this order; action ``offset + i`` of a block means:
 
-==========  ==============  ==================================================
-block       size            action ``offset + i`` means
-==========  ==============  ==================================================
-``play``    ``13 * P * 2``  ``i = ((rank - 1) * P + peg) * 2 + route``: play
-                            ``rank`` (A=1 .. K=13) with one peg. Route 0: a peg in
-                            start comes out, an 8 goes back 8, any other card goes
-                            forward along the track; route 1: forward into (or
-                            within) the home lane.
-``joker``   ``P * L``       ``i = peg * L + hole``: a joker moves ``peg`` onto ``hole``.
-``swap``    ``P * L``       ``i = peg * L + hole``: a 2 swaps ``peg`` with the peg
-                            on ``hole`` (``variant.two-swap``).
-``split``   ``144 * P**2``  ``i = ((((card * P + peg1) * 8 + (a - 1)) * 3 + kind1)
-                            * P + peg2) * 3 + kind2``: split a 7 (``card`` 0) or a 9
-                            (``card`` 1): ``peg1`` moves ``a`` (1..8) holes first,
-                            then ``peg2`` the rest. A kind is 0 forward along the
-                            track, 1 forward into or within home, 2 backward.
-                            ``peg2`` names the peg by its slot before the move,
-                            even when the first part has knocked it to its in-spot.
-``discard`` ``14``          ``i = rank - 1``: discard ``rank`` (A=1 .. JK=14).
-``pass``    ``1``           pass.
-==========  ==============  ==================================================
+* ``play`` (``26 * P`` numbers), ``i = ((rank - 1) * P + peg) * 2 + route``:
+  play ``rank`` (A=1 .. K=13) with one peg. Route 0: a peg in start comes
+  out, an 8 goes back 8 holes, any other card goes forward along the track;
+  route 1: forward into (or within) the home lane.
+* ``joker`` (``P * L``), ``i = peg * L + hole``: a joker moves ``peg`` onto ``hole``.
+* ``swap`` (``P * L``), ``i = peg * L + hole``: a 2 swaps ``peg`` with the peg
+  on ``hole`` (``variant.two-swap``).
+* ``split`` (``144 * P * P``),
+  ``i = ((((card * P + peg1) * 8 + a - 1) * 3 + kind1) * P + peg2) * 3 + kind2``:
+  split a 7 (``card`` 0) or a 9 (``card`` 1): ``peg1`` moves ``a`` (1..8)
+  holes first, then ``peg2`` the rest. A part's kind is 0 forward along the
+  track, 1 forward into or within home, 2 backward. ``peg2`` names the peg by
+  its slot before the move, even when the first part has knocked it on to its
+  in-spot.
+* ``discard`` (14), ``i = rank - 1``: discard ``rank`` (A=1 .. JK=14).
+* ``pass`` (1): pass.
 
 A split of two parts that could go in either order is listed by
 :func:`~pegs_rules.legal_moves` once, in one order, and has one number;

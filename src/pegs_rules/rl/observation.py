@@ -4,21 +4,19 @@ Everything is seen from the observing seat (``me``): seats are numbered from
 it (relative seat ``r`` is seat ``(me + r) % players``; even ``r`` are
 team-mates) and track holes from its corner (hole ``h`` is track hole
 ``(18 * me + h) % (18 * players)``), as in :mod:`pegs_rules.rl.actions`. The
-vector (``float32``, every entry in ``[0, 1]``) is, in order:
+vector (``float32``, every entry in ``[0, 1]``) is, in order, with
+``L = 18 * players``:
 
-==============================  ============================  ===================================
-part                            length                        values
-==============================  ============================  ===================================
-pegs on the track, per seat     ``players * 18 * players``    1 where relative seat ``r``'s peg
-                                                              is on hole ``h`` (index ``r * L + h``)
-pegs in home, per seat          ``players * 5``               1 where it is on home 1..5
-pegs in start, per seat         ``players``                   how many, / 5
-own hand                        ``14``                        copies of A..K, JK held, / hand size + 1
-cards held, per seat            ``players``                   hand size, / hand size + 1
-discard pile                    ``14``                        copies of each rank face up, / copies in the deck
-draw pile                       ``1``                         cards in it, / cards in the deck
-seat to act                     ``players``                   1 at the relative seat to act
-==============================  ============================  ===================================
+* pegs on the track (``players * L``): 1 at ``r * L + h`` where relative
+  seat ``r`` has a peg on hole ``h``;
+* pegs in home (``players * 5``): 1 at ``r * 5 + k - 1`` where relative seat
+  ``r`` has a peg on home ``k``;
+* pegs in start (``players``): how many relative seat ``r`` has there, / 5;
+* the seat's own hand (14): how many of A..K, JK it holds, / (hand size + 1);
+* cards held (``players``): relative seat ``r``'s hand size, / (hand size + 1);
+* the discard pile (14): how many of each rank lie face up, / copies in the deck;
+* the draw pile (1): cards in it, / cards in the deck;
+* the seat to act (``players``): 1 at its relative seat.
 
 Nothing else of the game goes in: not other hands, not the order of the
 draw pile, not the seed (a :class:`~pegs_rules.PlayerView` holds none of them).
