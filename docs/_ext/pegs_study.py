@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from docutils import nodes
+from pegs_docs import GENERATED, RstDirective
 from sphinx.application import Sphinx
 
 from pegs_rules.simulate import wilson
-from pegs_docs import GENERATED, RstDirective
 
 HERE = Path(__file__).resolve().parent
 STUDY = HERE.parent / "study"
@@ -215,7 +215,9 @@ class StudyCommandsDirective(RstDirective):
         script = STUDY / "run.sh"
         self.env.note_dependency(str(script))
         text = script.read_text(encoding="utf-8")
-        return self.parse_rst([".. code-block:: bash", "", *("   " + line for line in text.splitlines())])
+        return self.parse_rst(
+            [".. code-block:: bash", "", *("   " + line for line in text.splitlines())]
+        )
 
 
 # --- charts -------------------------------------------------------------------------------------
@@ -251,7 +253,13 @@ def chart_fairness(path: Path) -> None:
     figure, axes = plt.subplots(figsize=(7.5, 4.2))
     labels = [f"{r.config['rules']}, {r.players} players" for r in runs]
     series = [
-        ("team of the first seat to act", lambda r: r.first_seat, "o", OKABE_ITO["vermillion"], -0.15),
+        (
+            "team of the first seat to act",
+            lambda r: r.first_seat,
+            "o",
+            OKABE_ITO["vermillion"],
+            -0.15,
+        ),
         ("team 0 (even seats)", lambda r: r.team0, "s", OKABE_ITO["blue"], 0.15),
     ]
     for label, measure, marker, colour, shift in series:
@@ -320,8 +328,12 @@ def chart_house_margin(path: Path) -> None:
         marker = "D" if i == 0 else "o"
         colour = OKABE_ITO["black"] if i == 0 else OKABE_ITO["purple"]
         left.errorbar(
-            [value * 100], [i], xerr=[[(value - low) * 100], [(high - value) * 100]],
-            fmt=marker, color=colour, capsize=3,
+            [value * 100],
+            [i],
+            xerr=[[(value - low) * 100], [(high - value) * 100]],
+            fmt=marker,
+            color=colour,
+            capsize=3,
         )
         mean = statistics.fmean(run.margins)
         half = 1.96 * statistics.stdev(run.margins) / math.sqrt(run.games)
@@ -330,7 +342,9 @@ def chart_house_margin(path: Path) -> None:
     left.invert_yaxis()
     left.set_xlabel("greedy's games won, % (95% interval)")
     right.set_xlabel("greedy's pegs home minus random's, at the end")
-    right.axvline(statistics.fmean(runs[0].margins), color=OKABE_ITO["black"], linestyle="--", linewidth=1)
+    right.axvline(
+        statistics.fmean(runs[0].margins), color=OKABE_ITO["black"], linestyle="--", linewidth=1
+    )
     figure.suptitle("House rules and the greedy bot's margin over random play")
     _save(plt, figure, path)
 
@@ -378,4 +392,3 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("study-chart", StudyChartDirective)
     app.add_directive("study-commands", StudyCommandsDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
-
