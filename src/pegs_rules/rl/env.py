@@ -8,8 +8,10 @@ that seat's :class:`~pegs_rules.PlayerView` alone, and ``action_mask``
 move (all zeros for a seat that is not to act). When a team wins, each of
 its agents is rewarded 1 and each of the other team's -1; a game still going
 after ``max_turns`` turns is truncated with no reward. All chance comes from
-the seed given to ``reset`` (a reset without one draws the next game's seed
-from the generator the last seeded reset made).
+the game's seed: ``reset(seed=s)`` deals exactly the game ``new_game(players,
+seed=s, rules=rules)``, and a reset without a seed deals the game of the last
+seed plus one (of a seed drawn from the operating system's entropy if there
+was none).
 
 >>> from pegs_rules.rl import env
 >>> game = env(players=4)
@@ -18,7 +20,7 @@ from the generator the last seeded reset made).
 'player_2'
 >>> observation, reward, terminated, truncated, info = game.last()
 >>> int(observation["action_mask"].sum()), observation["observation"].shape
-(5, (349,))
+(2, (349,))
 """
 
 from __future__ import annotations
@@ -109,8 +111,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         self.action_spaces = {
             agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents
         }
-        self._seeds = random.Random()
-        self.game: GameState = new_game(players, seed=self._seeds.getrandbits(32), rules=self.rules)
+        self.game_seed = random.SystemRandom().getrandbits(32)
+        self.game: GameState = new_game(players, seed=self.game_seed, rules=self.rules)
         self._legal: dict[int, Move] = {}
         self._start()
 
@@ -121,10 +123,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new game, from ``seed`` if given."""
-        if seed is not None:
-            self._seeds = random.Random(seed)
-        self.game = new_game(self.players, seed=self._seeds.getrandbits(32), rules=self.rules)
+        """Deal the game of ``seed``, or of the last seed plus one."""
+        self.game_seed = self.game_seed + 1 if seed is None else seed
+        self.game = new_game(self.players, seed=self.game_seed, rules=self.rules)
         self._start()
 
     def _start(self) -> None:
