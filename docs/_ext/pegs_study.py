@@ -250,7 +250,7 @@ def _save(plt: Any, figure: Any, path: Path) -> None:
 def chart_fairness(path: Path) -> None:
     plt = _pyplot()
     runs = fairness_runs()
-    figure, axes = plt.subplots(figsize=(7.5, 4.2))
+    figure, axes = plt.subplots(figsize=(7.5, 4.6))
     labels = [f"{r.config['rules']}, {r.players} players" for r in runs]
     series = [
         (
@@ -273,7 +273,7 @@ def chart_fairness(path: Path) -> None:
     axes.invert_yaxis()
     axes.set_xlabel("games won, % (bars: 95% interval)")
     axes.set_title("Greedy bot at every seat: how often each team wins")
-    axes.legend(loc="lower right", frameon=False)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
     _save(plt, figure, path)
 
 

@@ -37,7 +37,8 @@ come in six blocks, in this order; action ``offset + i`` of a block means:
 A split of two parts that could go in either order is listed by
 :func:`~pegs_rules.legal_moves` once, in one order, and has one number;
 so does a swap of two pegs the seat may both move. Most numbers name no legal
-move in a given position: :meth:`ActionSpace.mask` marks those that do.
+move in a given position: :meth:`ActionSpace.legal` numbers those that do (the
+environment's ``action_mask`` marks them).
 
 >>> from pegs_rules import new_game, legal_moves, view
 >>> game = new_game(4, seed=1)
