@@ -315,7 +315,7 @@ def chart_house_lengths(path: Path) -> None:
     axes.set_yticks(range(len(runs)), [SWITCHES[r.name.removeprefix("house-")] for r in runs])
     axes.invert_yaxis()
     axes.set_xlabel("mean turns per game (bars: 95% interval; dashed: arizona as it is)")
-    axes.set_title("House rules and game length (arizona, 4 players, greedy vs random)")
+    axes.set_title("Game length under each house rule (arizona, 4 players)")
     _save(plt, figure, path)
 
 
@@ -341,11 +341,11 @@ def chart_house_margin(path: Path) -> None:
     left.set_yticks(range(len(runs)), [SWITCHES[r.name.removeprefix("house-")] for r in runs])
     left.invert_yaxis()
     left.set_xlabel("greedy's games won, % (95% interval)")
-    right.set_xlabel("greedy's pegs home minus random's, at the end")
+    right.set_xlabel("pegs home at the end: greedy minus random")
     right.axvline(
         statistics.fmean(runs[0].margins), color=OKABE_ITO["black"], linestyle="--", linewidth=1
     )
-    figure.suptitle("House rules and the greedy bot's margin over random play")
+    figure.suptitle("Greedy against random under each house rule (arizona, 4 players)")
     _save(plt, figure, path)
 
 
