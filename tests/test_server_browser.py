@@ -71,6 +71,7 @@ def test_two_people_in_two_browsers_and_two_bots_play_to_the_end(servers: list[S
             page.wait_for_selector("main[aria-busy=false]")
             pages[seat] = page
         check_seat_sees_its_view(server, created["id"], pages)
+        assert pages[0].inner_text("header .subtitle") == "online game"
         pages[0].screenshot(path=str(SHOTS / "seat-0-start.png"))
 
         deadline = time.monotonic() + 600

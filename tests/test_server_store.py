@@ -128,4 +128,6 @@ def test_a_thinking_bot_does_not_hold_up_another_game(tmp_path: Path) -> None:
         waits = run(play())
         status, bots = server.request("GET", f"/api/games/{thinking['id']}")
     assert status == 200 and bots["ply"] >= 1  # the bots played (and thought) meanwhile
-    assert max(waits) < 0.5, waits  # a bot thinking on the event loop would take 1.5 s
+    # a bot thinking on the event loop would hold a move up for 1.5 s; the margin is for a
+    # machine whose two cores are also busy with the bot's worker and the clients
+    assert max(waits) < 1.0, waits

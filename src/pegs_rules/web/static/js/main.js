@@ -73,6 +73,11 @@ async function main() {
   const docs = new URL(config.docs || "../", location.href);
   // config.json names the transport ("local" unless a server says "remote") and its options.
   const transport = await createTransport(config.transport || "local", config);
+  if (transport.kind === "remote") {
+    // a game on a server, opened from its join or spectator link
+    $("header .subtitle").textContent = "online game";
+    document.title = "Pegs and Jokers online game";
+  }
   transport.onNotice(({ level, text, fatal }) => {
     engineStatus(fatal ? `${text} Reload the page to try again.` : text, level);
     if (fatal) say(text);
