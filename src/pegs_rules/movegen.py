@@ -21,7 +21,7 @@ positions' plays.
 from __future__ import annotations
 
 from collections import OrderedDict
-from contextlib import suppress
+from collections.abc import Callable
 from functools import cache
 
 from pegs_rules import plays
@@ -84,48 +84,73 @@ def hand_plays(state: GameState) -> dict[Rank, Plays]:
     :class:`~pegs_rules.errors.PositionError` for pegs off the board or a card
     that is no card.
     """
+    return _found(state).plays
+
+
+class _Found:
+    """What a position offers the seat to act: its plays by rank (see :func:`hand_plays`),
+    whether a card but a joker has one, and its legal moves (see :func:`legal_moves`)."""
+
+    def __init__(self, plays: dict[Rank, Plays], playable: bool, moves: tuple[Move, ...]) -> None:
+        self.plays = plays
+        self.playable = playable
+        self.moves = moves
+
+
+def _found(state: GameState) -> _Found:
+    """What ``state`` offers the seat to act, found or remembered."""
     last = _memo.last
     if last[0] is state:  # apply right after legal_moves
         return last[1]
     if len(state.pegs) not in _SEAT_COUNTS:  # board.sides: no tables for other boards
         raise PositionError(f"a board has 4, 6 or 8 seats, not {len(state.pegs)}")
     ranks = tuple(sorted(set(state.hands[state.turn])))
-    if not all(type(rank) is Rank for rank in ranks):
-        raise PositionError(f"hand {state.turn}: not a hand of cards: {ranks!r}")
+    for rank in ranks:
+        if type(rank) is not Rank:
+            raise PositionError(f"hand {state.turn}: not a hand of cards: {ranks!r}")
     seats = movable_seats(state)
+    pegs = state.pegs
     rules = state.rules
-    key = (state.pegs, seats, ranks, id(rules))
-    found = _memo.get(key)
-    if found is None:
-        found = rules, _hand_plays(state.pegs, seats, ranks, rules)
-        _memo.put(key, found)
-    _memo.last = state, found[1]
-    return found[1]
+    key = (id(pegs), seats, ranks, id(rules))
+    entry = _memo.entries.get(key)
+    if entry is None:
+        entry = pegs, rules, _find(pegs, seats, ranks, rules)
+        _memo.put(key, entry)
+    _memo.last = state, entry[2]
+    return entry[2]
+
+
+_Entry = tuple[tuple[tuple[Location, ...], ...], Rules, _Found]
+"""A remembered position: its pegs and rules (kept alive, as the key holds their ids) and
+what it offers."""
 
 
 class _Memo:
-    """The plays of the last few positions, by pegs, movable seats, ranks held and rules.
+    """What the last few positions offer, by pegs, movable seats, ranks held and rules.
 
-    The rules are keyed by identity and kept alive by the entry, so an id
-    never stands for two rules objects. A position whose pegs are not all
-    plain ints on the board is never remembered: :class:`~pegs_rules.plays.Board`
-    refuses it. Small: the garbage collector pays for every entry kept.
+    The pegs and the rules are keyed by identity (the states of a game, the
+    views of them and the samples a bot deals from a view share their pegs)
+    and kept alive by the entry, so an id never stands for two objects. A
+    position whose pegs are not all plain ints on the board is never
+    remembered: :class:`~pegs_rules.plays.Board` refuses it. Small: the garbage
+    collector pays for every entry kept.
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.entries: OrderedDict[object, tuple[Rules, dict[Rank, Plays]]] = OrderedDict()
-        self.last: tuple[GameState | None, dict[Rank, Plays]] = None, {}
-        """The last state asked about, and its plays."""
+        self.entries: OrderedDict[tuple[int, tuple[int, ...], tuple[Rank, ...], int], _Entry] = (
+            OrderedDict()
+        )
+        self.last: tuple[GameState | None, _Found] = None, _Found({}, False, ())
+        """The last state asked about, and what it offers."""
 
-    def get(self, key: object) -> tuple[Rules, dict[Rank, Plays]] | None:
-        return self.entries.get(key)
-
-    def put(self, key: object, found: tuple[Rules, dict[Rank, Plays]]) -> None:
-        self.entries[key] = found
+    def put(self, key: tuple[int, tuple[int, ...], tuple[Rank, ...], int], entry: _Entry) -> None:
+        self.entries[key] = entry
         if len(self.entries) > self.size:
-            with suppress(KeyError):  # another thread got there first
+            try:  # noqa: SIM105 (contextlib.suppress costs more, at every call)
                 self.entries.popitem(last=False)
+            except KeyError:  # another thread got there first
+                pass
 
 
 _memo = _Memo(16)
@@ -135,7 +160,7 @@ _SEAT_COUNTS = range(4, MAX_PLAYERS + 1, 2)
 def clear_memo() -> None:
     """Forget the remembered plays of :func:`hand_plays` (for benchmarks and memory)."""
     _memo.entries.clear()
-    _memo.last = None, {}
+    _memo.last = None, _Found({}, False, ())
 
 
 _IN_SPOT = {
@@ -178,46 +203,47 @@ def _switches(rules: Rules) -> plays.Switches:
 _SWITCHES: dict[int, tuple[Rules, plays.Switches]] = {}
 
 
-def _hand_plays(
+def _find(
     pegs: tuple[tuple[Location, ...], ...],
     seats: tuple[int, ...],
     ranks: tuple[Rank, ...],
     rules: Rules,
-) -> dict[Rank, Plays]:
+) -> _Found:
     board = work_board(pegs, team_of(seats[0]), rules)
     made = _made(board.paths)
-    key = board.key
-    result: dict[Rank, Plays] = {}
+    by_rank: dict[Rank, Plays] = {}
+    moves: list[Move] = []
+    playable = False
     for rank in ranks:
         singles = made.singles[rank]
         found: Plays = []
         found_plays = plays.card_plays(board, seats, rank)
         for play_key in sorted(found_plays):
             changes = found_plays[play_key]
-            first = play_key // key
-            second = play_key % key
-            if second:
-                play = Play(rank, (made.step(first), made.step(second - 1)))
-            else:
-                play = singles.get(first) or made.single(rank, first)
-            steps = play.steps
-            if len(changes) == len(steps):
-                found.append((play, steps))
-            else:
-                found.append((play, tuple([made.step(change) for change in changes])))
-        result[rank] = found
-    return result
+            entry = singles.get(play_key) or made.entry(rank, play_key)
+            moves.append(entry[0])
+            if len(changes) != len(entry[1]):  # pegs knocked away
+                entry = entry[0], tuple([made.step(change) for change in changes])
+            found.append(entry)
+        by_rank[rank] = found
+        playable = playable or (bool(found) and rank is not Rank.JOKER)
+    if not playable:  # turn.discard
+        moves += [Discard(rank) for rank in ranks]
+    return _Found(by_rank, playable, tuple(moves))
 
 
 class _Made:
     """Public objects made once for one board size and shared: the :class:`~pegs_rules.Step`
     of each change code, and the one-step :class:`~pegs_rules.Play` of each card and change
-    (as many as the board allows; two-step plays are too many to keep)."""
+    with its steps (as many as the board allows; two-step plays are too many to keep)."""
 
     def __init__(self, paths: Paths) -> None:
         self.paths = paths
+        self.key = paths.players * paths.slots * paths.slots + 1
         self.steps: dict[int, Step] = {}
-        self.singles: dict[Rank, dict[int, Play]] = {rank: {} for rank in Rank}
+        self.singles: dict[Rank, dict[int, tuple[Play, tuple[Step, ...]]]] = {
+            rank: {} for rank in Rank
+        }
 
     def step(self, code: int) -> Step:
         """The step of change ``code``."""
@@ -231,12 +257,32 @@ class _Made:
             self.steps[code] = step
         return step
 
-    def single(self, rank: Rank, code: int) -> Play:
-        """The play of ``rank`` whose one step is change ``code``."""
-        play = self.singles[rank].get(code)
-        if play is None:
-            play = self.singles[rank][code] = Play(rank, (self.step(code),))
-        return play
+    def entry(self, rank: Rank, play_key: int) -> tuple[Play, tuple[Step, ...]]:
+        """The play of ``rank`` keyed ``play_key`` (see :mod:`pegs_rules.plays`) and its steps.
+
+        A one-step play is kept in ``singles``.
+        """
+        first, second = divmod(play_key, self.key)
+        steps: tuple[Step, ...]
+        if second:
+            steps = (self.step(first), self.step(second - 1))
+            return _play(rank, steps), steps
+        steps = (self.step(first),)
+        entry = self.singles[rank][play_key] = _play(rank, steps), steps
+        return entry
+
+
+_SET_CARD: Callable[[Play, Rank], None] = Play.__dict__["card"].__set__
+_SET_STEPS: Callable[[Play, tuple[Step, ...]], None] = Play.__dict__["steps"].__set__
+
+
+def _play(card: Rank, steps: tuple[Step, ...]) -> Play:
+    """``Play(card, steps)``, made at half the cost: the same object, its fields set directly
+    rather than through the frozen dataclass's ``__init__``."""
+    play = object.__new__(Play)
+    _SET_CARD(play, card)
+    _SET_STEPS(play, steps)
+    return play
 
 
 @cache
@@ -258,13 +304,9 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         return ()
     if not state.hands[state.turn]:
         return (Pass(),)
-    by_rank = hand_plays(state)
-    moves: list[Move] = [play for plays_ in by_rank.values() for play, _ in plays_]
-    if not any(plays_ for rank, plays_ in by_rank.items() if rank is not Rank.JOKER):
-        moves += [Discard(rank) for rank in by_rank]
-    return tuple(moves)
+    return _found(state).moves
 
 
 def has_playable_card(state: GameState) -> bool:
     """True if the seat to act holds a card other than a joker with a legal play."""
-    return any(plays_ for rank, plays_ in hand_plays(state).items() if rank is not Rank.JOKER)
+    return _found(state).playable

@@ -260,7 +260,7 @@ class Board:
 
     def add(self, seat: int, src: int, dst: int, out: dict[int, list[int]]) -> None:
         """Add the one-step play of a peg of ``seat`` from ``src`` to ``dst`` to ``out``, if legal."""
-        if dst > self.paths.length or self.at[dst] < 0:  # nothing to knock off
+        if self.at[dst] < 0:  # nothing to knock off (home holes are never marked)
             code = (seat * self.size + src) * self.size + dst
             out[code * self.key] = [code]
             return
@@ -286,6 +286,9 @@ def card_plays(
             if board.start[seat] and board.at[spot] != seat:
                 board.add(seat, 0, spot, out)
     if steps:  # card.ace, card.number, card.face, card.seven, card.nine
+        at = board.at
+        size = board.size
+        key = board.key
         for seat in seats:
             own = board.mask[seat]
             rows = paths.forward[seat]
@@ -300,9 +303,14 @@ def card_plays(
                     and not (board.compulsory and into_home)
                     and not (board.wait and src == paths.in_spot[seat])
                 ):
-                    board.add(seat, src, track, out)
-                if into_home:
-                    board.add(seat, src, home, out)
+                    if at[track] < 0:  # nothing to knock off: board.add's quick case, inlined
+                        code = (seat * size + src) * size + track
+                        out[code * key] = [code]
+                    else:
+                        board.add(seat, src, track, out)
+                if into_home:  # nothing to knock off in home
+                    code = (seat * size + src) * size + home
+                    out[code * key] = [code]
         if pairs and switches.splits(rank):
             backward = rank == NINE and switches.nine == FORWARD_BACKWARD
             _Splits(board, seats, steps, backward, out).run()
