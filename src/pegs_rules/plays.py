@@ -419,38 +419,44 @@ class _Splits:
         """For each peg and count: what its part reads, and its legal parts."""
         board = self.board
         paths = board.paths
+        bit = paths.bit
+        at = board.at
+        size = board.size
+        every = paths.every_colour
+        team_spots = self.spots * every
         reads: list[list[int]] = []
         parts: list[list[list[_Part]]] = []
         for seat, src in self.movers:
             by_count_reads = [0]
             by_count: list[list[_Part]] = [[]]
-            here = paths.bit[src]
+            here = bit[src]
+            shift = seat * paths.band
+            anywhere = here * every if src <= paths.length else 0
+            rows = paths.forward[seat][src]
             for n in range(1, self.total):
                 if forward:
-                    track, track_mask, _, home_mask = paths.forward[seat][src][n]
+                    track, track_mask, _, home_mask = rows[n]
                     own = track_mask | home_mask
                     dsts = board.forward(seat, src, n)
                 else:
                     track, own = paths.back[src][n]
                     dsts = board.backward(seat, src, n)
-                any_colour = here if src <= paths.length else 0
+                reads_n = (own | here) << shift | anywhere
                 if track:
-                    any_colour |= paths.bit[track]
-                    victim = board.at[track]
+                    reads_n |= bit[track] * every
+                    victim = at[track]
                     if victim >= 0 and victim & 1 == board.team:
-                        any_colour |= self.spots
-                coloured = (own | here) << (seat * paths.band)
-                by_count_reads.append(coloured | any_colour * paths.every_colour)
+                        reads_n |= team_spots
+                by_count_reads.append(reads_n)
                 legal = []
                 for dst in dsts:
-                    changes = board.resolve(seat, src, dst)
-                    if changes is None:
+                    if at[dst] < 0:  # the peg alone moves
+                        change = (seat * size + src) * size + dst
+                        legal.append(([change], (here | bit[dst]) << shift))
                         continue
-                    if len(changes) == 1:  # the peg alone moved
-                        touched = (here | paths.bit[dst]) << (seat * paths.band)
-                    else:
-                        touched = _touched(board, changes)
-                    legal.append((changes, touched))
+                    changes = board.resolve(seat, src, dst)
+                    if changes is not None:
+                        legal.append((changes, _touched(board, changes)))
                 by_count.append(legal)
             reads.append(by_count_reads)
             parts.append(by_count)
