@@ -65,7 +65,6 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Protocol
 
@@ -407,6 +406,7 @@ class _Sampler:
         self.hidden = [c for s, hand in enumerate(self.base.hands) if s != seat for c in hand]
         self.hidden += self.base.draw_pile
         self.sizes = [len(hand) if s != seat else -1 for s, hand in enumerate(self.base.hands)]
+        self.discard_pile = self.base.discard_pile
 
     def sample(self, rng: random.Random) -> GameState:
         if self.first is not None:
@@ -422,8 +422,19 @@ class _Sampler:
             else:
                 hands.append(tuple(sorted(cards[dealt : dealt + size])))
                 dealt += size
-        return replace(
-            self.base, hands=tuple(hands), draw_pile=tuple(cards[dealt:]), seed=rng.getrandbits(32)
+        base = self.base
+        return GameState(
+            base.rules,
+            base.pegs,
+            tuple(hands),
+            tuple(cards[dealt:]),
+            self.discard_pile,
+            base.turn,
+            base.dealer,
+            rng.getrandbits(32),
+            base.reshuffles,
+            base.ply,
+            base.winner,
         )
 
 

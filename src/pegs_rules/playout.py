@@ -123,15 +123,16 @@ def _best(
 ) -> Option:
     """The option whose changes gain ``team`` most; ties at random."""
     size = board.size
+    area = size * size
     best: list[Option] = []
     best_gain = -math.inf
     for option in options:
         gain = 0.0
         for change in option[1]:
-            colour = change // (size * size)
-            src = change // size % size
-            dst = change % size
-            delta = values[colour][dst] - values[colour][src]
+            colour, move = divmod(change, area)
+            src, dst = divmod(move, size)
+            row = values[colour]
+            delta = row[dst] - row[src]
             gain += delta if colour & 1 == team else -delta
         if gain > best_gain:
             best, best_gain = [option], gain

@@ -59,9 +59,10 @@ class Switches:
         self.compulsory = compulsory
         self.wait = wait
         self.in_spot = in_spot
+        self.steps = [self._steps(rank) for rank in range(JOKER + 1)]
+        """How far each rank moves a peg forward (0 for the 8 and the joker), by rank."""
 
-    def steps(self, rank: int) -> int:
-        """How far ``rank`` moves a peg forward (0 for the 8 and the joker)."""
+    def _steps(self, rank: int) -> int:
         if JACK <= rank <= KING:
             return self.face_values[rank - JACK]  # card.face, variant.face-values
         return 0 if rank in (EIGHT, JOKER) else rank
@@ -277,7 +278,7 @@ def card_plays(
     Without ``pairs`` the plays that move two pegs (splits and swaps) are left out.
     """
     switches = board.switches
-    steps = switches.steps(rank)
+    steps = switches.steps[rank]
     paths = board.paths
     out: dict[int, list[int]] = {}
     if rank in (ACE, JACK, QUEEN, KING):  # card.come-out

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
-from pegs_rules.state import GameState, Link, cards_of, reshuffled
+from pegs_rules.state import GameState, Link, assemble, cards_of, reshuffled
 
 
 def carry_out(
@@ -24,17 +24,19 @@ def carry_out(
     the checked way in; bots' playouts use this one.
     """
     seat = state.turn
-    pegs = moved(state.pegs, effects) if effects else state.pegs
     hands = list(state.hands)
     if card is not None:
         hand = list(hands[seat])
         hand.remove(card)
         hands[seat] = tuple(sorted(hand))
-    team = team_of(seat)
-    if any(is_home(dst) for _, _, dst in effects) and all(
-        is_home(p) for s, locs in enumerate(pegs) if team_of(s) == team for p in locs
-    ):  # game.end: nothing is drawn
-        return next_state(state, pegs, hands, card, None, 0, seat, team)
+    pegs = state.pegs
+    if effects:
+        pegs = moved(pegs, effects)
+        team = team_of(seat)
+        if any(is_home(dst) for _, _, dst in effects) and all(
+            is_home(p) for locs in pegs[team::2] for p in locs
+        ):  # game.end: nothing is drawn
+            return next_state(state, pegs, hands, card, None, 0, seat, team)
     following = (seat + 1) % len(pegs)
     rules = state.rules  # turn.sequence: arizona draws after playing, standard before
     drawer = following if rules.draw_first else seat
@@ -92,18 +94,17 @@ def next_state(
             drawn += len(chunk)
             need -= len(chunk)
         hands[drawer] = tuple(sorted(hands[drawer] + tuple(taken)))
-    new = object.__new__(GameState)
-    put = object.__setattr__  # GameState is frozen; this is how its __init__ fills it in
-    put(new, "rules", state.rules)
-    put(new, "pegs", pegs)
-    put(new, "hands", tuple(hands))
-    put(new, "_deck", deck)
-    put(new, "_drawn", drawn)
-    put(new, "_discards", discards)
-    put(new, "turn", turn)
-    put(new, "dealer", state.dealer)
-    put(new, "seed", state.seed)
-    put(new, "reshuffles", reshuffles)
-    put(new, "ply", state.ply + 1)
-    put(new, "winner", winner)
-    return new
+    return assemble(
+        state.rules,
+        pegs,
+        tuple(hands),
+        deck,
+        drawn,
+        discards,
+        turn,
+        state.dealer,
+        state.seed,
+        reshuffles,
+        state.ply + 1,
+        winner,
+    )
