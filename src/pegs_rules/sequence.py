@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
-from pegs_rules.state import GameState, Link, assemble, cards_of, reshuffled
+from pegs_rules.state import Deal, GameState, Link, assemble, cards_of, reshuffled
 
 
 def carry_out(
@@ -75,21 +75,21 @@ def next_state(
     is reshuffled into a new one (``turn.reshuffle``); with both empty the
     hand stays short. The pegs, turn and winner are as given, the ply one more.
     """
-    deck, drawn, discards = state._deck, state._drawn, state._discards
-    reshuffles = state.reshuffles
+    deal, drawn, discards = state._deal, state._drawn, state._discards
     if card is not None:
         discards = Link(card, discards)
     if drawer is not None and len(hands[drawer]) < size:
         need = size - len(hands[drawer])
         taken: list[Rank] = []
         while need:
-            if drawn == len(deck):
+            if drawn == len(deal.cards):
                 pile = cards_of(discards)
                 if not pile:
                     break
-                deck, drawn, discards = reshuffled(state.seed, reshuffles, pile), 0, ()
-                reshuffles += 1
-            chunk = deck[drawn : drawn + need]
+                number = deal.reshuffles
+                deal = Deal(reshuffled(deal.seed, number, pile), deal.seed, number + 1)
+                drawn, discards = 0, ()
+            chunk = deal.cards[drawn : drawn + need]
             taken += chunk
             drawn += len(chunk)
             need -= len(chunk)
@@ -98,13 +98,11 @@ def next_state(
         state.rules,
         pegs,
         tuple(hands),
-        deck,
+        deal,
         drawn,
         discards,
         turn,
         state.dealer,
-        state.seed,
-        reshuffles,
         state.ply + 1,
         winner,
     )

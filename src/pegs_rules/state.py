@@ -43,19 +43,59 @@ Discards = tuple[Rank, ...] | Link
 """A discard pile: a plain tuple, or cards laid on one link by link."""
 
 
-class _DrawPile:
-    """How a :class:`GameState` keeps ``draw_pile``: the deck order last dealt or reshuffled
-    (one tuple, shared by every state that draws from it) and how many of its cards are gone.
+class Deal:
+    """A deck order laid down as the draw pile, by the deal or by a reshuffle, with what made
+    it: the game's seed and how many reshuffles came before. (How :class:`GameState` keeps its
+    draw pile, seed and reshuffles: one object, shared by every state that draws from it.)
     """
+
+    __slots__ = ("cards", "reshuffles", "seed")
+
+    def __init__(self, cards: tuple[Rank, ...], seed: int, reshuffles: int) -> None:
+        self.cards = cards
+        self.seed = seed
+        self.reshuffles = reshuffles
+
+
+class _DrawPile:
+    """How a :class:`GameState` keeps ``draw_pile``: its :class:`Deal` and how many of the
+    deal's cards are gone."""
 
     def __get__(self, state: GameState | None, owner: type[GameState]) -> tuple[Rank, ...]:
         if state is None:
             raise AttributeError("draw_pile")  # the field has no default
-        return state._deck[state._drawn :] if state._drawn else state._deck
+        cards = state._deal.cards
+        return cards[state._drawn :] if state._drawn else cards
 
     def __set__(self, state: GameState, cards: tuple[Rank, ...]) -> None:
-        object.__setattr__(state, "_deck", cards)
+        object.__setattr__(state, "_deal", Deal(cards, 0, 0))
         object.__setattr__(state, "_drawn", 0)
+
+
+class _Seed:
+    """How a :class:`GameState` keeps ``seed``: in its :class:`Deal`."""
+
+    def __get__(self, state: GameState | None, owner: type[GameState]) -> int:
+        if state is None:
+            raise AttributeError("seed")  # the field has no default
+        return state._deal.seed
+
+    def __set__(self, state: GameState, seed: int) -> None:
+        deal = state._deal
+        object.__setattr__(state, "_deal", Deal(deal.cards, seed, deal.reshuffles))
+
+
+class _Reshuffles:
+    """How a :class:`GameState` keeps ``reshuffles``: in its :class:`Deal`."""
+
+    def __get__(self, state: GameState | None, owner: type[GameState]) -> int:
+        if state is None:
+            raise AttributeError("reshuffles")  # the field has no default
+        return state._deal.reshuffles
+
+    def __set__(self, state: GameState, reshuffles: int) -> None:
+        deal = state._deal
+        object.__setattr__(state, "_deal", Deal(deal.cards, deal.seed, reshuffles))
 
 
 class _DiscardPile:
@@ -114,16 +154,14 @@ class GameState:
         "winner",
     )
     __slots__ = (
-        "_deck",
+        "_deal",
         "_discards",
         "_drawn",
         "dealer",
         "hands",
         "pegs",
         "ply",
-        "reshuffles",
         "rules",
-        "seed",
         "turn",
         "winner",
     )
@@ -132,13 +170,13 @@ class GameState:
     hands: tuple[tuple[Rank, ...], ...]
     turn: int
     dealer: int
-    seed: int
-    reshuffles: int
     ply: int
     winner: int | None
     # last, as mypy takes a descriptor for a default (at run time it is none)
     draw_pile: _DrawPile = _DrawPile()
     discard_pile: _DiscardPile = _DiscardPile()
+    seed: _Seed = _Seed()
+    reshuffles: _Reshuffles = _Reshuffles()
 
     def __init__(
         self,
@@ -154,14 +192,14 @@ class GameState:
         ply: int = 0,
         winner: int | None = None,
     ) -> None:
-        self._deck: tuple[Rank, ...]
+        self._deal: Deal
         self._drawn: int
         self._discards: Discards
         put = object.__setattr__  # the class is frozen
         put(self, "rules", rules)
         put(self, "pegs", pegs)
         put(self, "hands", hands)
-        put(self, "draw_pile", draw_pile)
+        put(self, "draw_pile", draw_pile)  # first: the seed and reshuffles go in its deal
         put(self, "discard_pile", discard_pile)
         put(self, "turn", turn)
         put(self, "dealer", dealer)
@@ -204,7 +242,7 @@ class GameState:
     @property
     def draw_pile_size(self) -> int:
         """Cards left in the draw pile (public; the order is not)."""
-        return len(self._deck) - self._drawn
+        return len(self._deal.cards) - self._drawn
 
     def hand(self, seat: int) -> tuple[Rank, ...]:
         """The cards ``seat`` holds."""
@@ -259,13 +297,11 @@ def assemble(
     rules: Rules,
     pegs: tuple[tuple[Location, ...], ...],
     hands: tuple[tuple[Rank, ...], ...],
-    deck: tuple[Rank, ...],
+    deal: Deal,
     drawn: int,
     discards: Discards,
     turn: int,
     dealer: int,
-    seed: int,
-    reshuffles: int,
     ply: int,
     winner: int | None,
 ) -> GameState:
@@ -276,13 +312,11 @@ def assemble(
     _SET["rules"](state, rules)
     _SET["pegs"](state, pegs)
     _SET["hands"](state, hands)
-    _SET["_deck"](state, deck)
+    _SET["_deal"](state, deal)
     _SET["_drawn"](state, drawn)
     _SET["_discards"](state, discards)
     _SET["turn"](state, turn)
     _SET["dealer"](state, dealer)
-    _SET["seed"](state, seed)
-    _SET["reshuffles"](state, reshuffles)
     _SET["ply"](state, ply)
     _SET["winner"](state, winner)
     return state
