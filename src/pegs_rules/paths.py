@@ -11,23 +11,25 @@ for each hole: the same bits for every colour on the track, each colour's own
 on its home lane.
 
 >>> paths = paths_for(4)
->>> paths.slot[-1], paths.slot[0], paths.slot[71], paths.slot[1002]
-(0, 1, 72, 74)
->>> paths.location_of(74)
-1002
+>>> [paths.location_of(slot) for slot in (0, 1, 72, 74)]
+[-1, 0, 71, 1002]
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
-SIDE_HOLES = 18
-IN_SPOT_OFFSET = 3
-COME_OUT_OFFSET = 8
-HOME_HOLES = 5
-MAX_STEPS = 13
+SIDE_HOLES: Final = 18
+IN_SPOT_OFFSET: Final = 3
+COME_OUT_OFFSET: Final = 8
+HOME_HOLES: Final = 5
+MAX_STEPS: Final = 13
 """The longest forward move any card can make (face cards worth up to 13)."""
-_HOME_BASE = 1000
+START: Final = -1
+"""The location of a start area."""
+HOME_BASE: Final = 1000
+"""Home hole ``k`` is location ``HOME_BASE + k``."""
 
 
 class Paths:
@@ -40,8 +42,7 @@ class Paths:
     the way into (or within) its home lane (0 when the count does not end
     there). ``back[slot][n]`` is ``(destination, mask)`` of an ``n``-step
     backward move of a track peg (``(0, 0)`` elsewhere). ``ahead[slot]`` is
-    the mask of the home holes beyond a home slot; ``slot`` maps each
-    location of the board to its slot. ``band`` is the number of
+    the mask of the home holes beyond a home slot. ``band`` is the number of
     bits a mask uses, and ``every_colour`` has bit ``seat * band`` set for
     every seat: ``mask * every_colour`` repeats a mask once for each colour.
     """
@@ -51,7 +52,6 @@ class Paths:
         self.length = length = SIDE_HOLES * players
         self.slots = length + HOME_HOLES + 1
         self.bit = [0] + [1 << (slot - 1) for slot in range(1, self.slots)]
-        self.slot = {self.location_of(slot): slot for slot in range(self.slots)}
         self.in_spot = [SIDE_HOLES * s + IN_SPOT_OFFSET + 1 for s in range(players)]
         self.come_out = [SIDE_HOLES * s + COME_OUT_OFFSET + 1 for s in range(players)]
         self.band = length + HOME_HOLES
@@ -66,7 +66,7 @@ class Paths:
     def location_of(self, slot: int) -> int:
         """The location of a slot."""
         if slot > self.length:
-            return slot - self.length + _HOME_BASE
+            return slot - self.length + HOME_BASE
         return slot - 1
 
     def _run(self, slots: list[int]) -> tuple[int, int]:

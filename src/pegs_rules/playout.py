@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from pegs_rules.board import team_of
 from pegs_rules.cards import Rank
@@ -19,6 +20,9 @@ from pegs_rules.movegen import movable_seats, work_board
 from pegs_rules.plays import TWO, Board, card_plays
 from pegs_rules.sequence import carry_out
 from pegs_rules.state import GameState
+
+_JOKER: Final = Rank.JOKER
+"""The joker, as a constant: the compiled build reads it without a lookup."""
 
 Option = tuple[Rank | None, list[int]]
 """A card to play (``None``: pass) and the change codes it makes (none for a discard)."""
@@ -41,7 +45,7 @@ def single_peg_options(
     for rank in ranks:
         found = card_plays(board, seats, rank, pairs=False)
         options += [(rank, found[key]) for key in sorted(found)]
-        other = other or (bool(found) and rank is not Rank.JOKER)
+        other = other or (bool(found) and rank is not _JOKER)
         may_pair = may_pair or switches.splits(rank) or (rank == TWO and switches.two_swap)
     return options, other, may_pair
 
@@ -54,7 +58,7 @@ def every_option(board: Board, seats: Sequence[int], ranks: Sequence[Rank]) -> l
     for rank in ranks:
         found = card_plays(board, seats, rank)
         options += [(rank, found[key]) for key in sorted(found)]
-        must_play = must_play or (bool(found) and rank is not Rank.JOKER)
+        must_play = must_play or (bool(found) and rank is not _JOKER)
     if not must_play:
         options += [(rank, []) for rank in ranks]
     return options

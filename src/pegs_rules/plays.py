@@ -18,25 +18,34 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Sequence
+from typing import Final
 
 from pegs_rules.errors import PositionError
-from pegs_rules.paths import Paths
+from pegs_rules.paths import HOME_BASE, HOME_HOLES, START, Paths
 
-CHAIN = 0
+CHAIN: Final = 0
 """``variant.in-spot-occupied``: the relocation of a knocked team peg is a landing."""
-ILLEGAL = 1
+ILLEGAL: Final = 1
 """``variant.in-spot-occupied``: any peg on that in-spot makes the move illegal."""
-TO_START = 2
+TO_START: Final = 2
 """``variant.in-spot-occupied``: the knocked team peg goes to its start instead."""
 
-PLAIN = 0
+PLAIN: Final = 0
 """``card.nine``: a 9 moves one peg forward."""
-FORWARD_FORWARD = 1
+FORWARD_FORWARD: Final = 1
 """``card.nine``: a 9 may split like a 7."""
-FORWARD_BACKWARD = 2
+FORWARD_BACKWARD: Final = 2
 """``variant.nine-split``: a split 9 moves one part forward and the other backward."""
 
-ACE, TWO, SEVEN, EIGHT, NINE, JACK, QUEEN, KING, JOKER = 1, 2, 7, 8, 9, 11, 12, 13, 14
+ACE: Final = 1
+TWO: Final = 2
+SEVEN: Final = 7
+EIGHT: Final = 8
+NINE: Final = 9
+JACK: Final = 11
+QUEEN: Final = 12
+KING: Final = 13
+JOKER: Final = 14
 
 
 class Switches:
@@ -102,20 +111,22 @@ class Board:
         self.mask: list[int] = []
         self.start: list[int] = []
         length = paths.length
-        slot_of = paths.slot
         bit = paths.bit
         at = self.at
         for seat, locations in enumerate(pegs):
             slots = []
             mask = 0
-            for location in locations:
-                slot = slot_of.get(location, -1) if type(location) is int else -1
-                if slot < 0:
+            for location in locations:  # its slot: see pegs_rules.paths
+                if type(location) is int and START <= location < length:
+                    slot = location + 1
+                    if slot:
+                        at[slot] = seat
+                elif type(location) is int and HOME_BASE < location <= HOME_BASE + HOME_HOLES:
+                    slot = location - HOME_BASE + length
+                else:
                     raise PositionError(f"pegs {seat}: no location {location!r} on this board")
                 slots.append(slot)
                 mask |= bit[slot]
-                if 0 < slot <= length:
-                    at[slot] = seat
             self.pegs.append(slots)
             self.mask.append(mask)
             self.start.append(slots.count(0))

@@ -7,11 +7,12 @@ already known to be legal: :func:`pegs_rules.apply` checks a move and calls
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
-from pegs_rules.state import Deal, GameState, Link, assemble, cards_of, reshuffled
+from pegs_rules.rules import Rules
+from pegs_rules.state import Deal, Discards, GameState, Link, cards_of, reshuffled
 
 
 def carry_out(
@@ -94,7 +95,7 @@ def next_state(
             drawn += len(chunk)
             need -= len(chunk)
         hands[drawer] = tuple(sorted(hands[drawer] + tuple(taken)))
-    return assemble(
+    return _assemble(
         state.rules,
         pegs,
         tuple(hands),
@@ -106,3 +107,39 @@ def next_state(
         state.ply + 1,
         winner,
     )
+
+
+def _setter(name: str) -> Callable[[GameState, object], None]:
+    setter: Callable[[GameState, object], None] = GameState.__dict__[name].__set__
+    return setter
+
+
+_SET = {name: _setter(name) for name in GameState.__slots__}
+
+
+def _assemble(
+    rules: Rules,
+    pegs: tuple[tuple[Location, ...], ...],
+    hands: tuple[tuple[Rank, ...], ...],
+    deal: Deal,
+    drawn: int,
+    discards: Discards,
+    turn: int,
+    dealer: int,
+    ply: int,
+    winner: int | None,
+) -> GameState:
+    """A state from its stored parts (the piles as :class:`GameState` keeps them): its fields
+    set directly, as ``__init__`` would, without building the piles anew (a turn makes one)."""
+    state = object.__new__(GameState)
+    _SET["rules"](state, rules)
+    _SET["pegs"](state, pegs)
+    _SET["hands"](state, hands)
+    _SET["_deal"](state, deal)
+    _SET["_drawn"](state, drawn)
+    _SET["_discards"](state, discards)
+    _SET["turn"](state, turn)
+    _SET["dealer"](state, dealer)
+    _SET["ply"](state, ply)
+    _SET["winner"](state, winner)
+    return state

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -283,43 +282,6 @@ class GameState:
         if self.winner is not None:
             lines.append(f"winner: {shown(self.winner)}")
         return "\n".join(lines)
-
-
-def _setter(name: str) -> Callable[[GameState, object], None]:
-    setter: Callable[[GameState, object], None] = GameState.__dict__[name].__set__
-    return setter
-
-
-_SET = {name: _setter(name) for name in GameState.__slots__}
-
-
-def assemble(
-    rules: Rules,
-    pegs: tuple[tuple[Location, ...], ...],
-    hands: tuple[tuple[Rank, ...], ...],
-    deal: Deal,
-    drawn: int,
-    discards: Discards,
-    turn: int,
-    dealer: int,
-    ply: int,
-    winner: int | None,
-) -> GameState:
-    """A state from its stored parts (the piles as :class:`GameState` keeps them), for
-    :mod:`pegs_rules.sequence`, which makes one a turn: the fields are set directly, as
-    ``__init__`` would, without its checks of the piles."""
-    state = object.__new__(GameState)
-    _SET["rules"](state, rules)
-    _SET["pegs"](state, pegs)
-    _SET["hands"](state, hands)
-    _SET["_deal"](state, deal)
-    _SET["_drawn"](state, drawn)
-    _SET["_discards"](state, discards)
-    _SET["turn"](state, turn)
-    _SET["dealer"](state, dealer)
-    _SET["ply"](state, ply)
-    _SET["winner"](state, winner)
-    return state
 
 
 def new_game(
