@@ -478,22 +478,28 @@ class _Splits:
         count = len(self.movers)
         key = self.board.key
         out = self.out
+        backward = self.backward
+        parts_f, reads_f = self.parts_f, self.reads_f
+        parts_bk, reads_bk = self.parts_b, self.reads_b
         for a in range(1, self.total):
             b = self.total - a
             for i in range(count):
-                parts_a = self.parts_f[i][a]
-                reads_a = self.reads_f[i][a]
-                for j in range(count) if self.backward else range(i + 1, count):
-                    parts_b = self.parts_b[j][b]
+                parts_a = parts_f[i][a]
+                reads_a = reads_f[i][a]
+                for j in range(count) if backward else range(i + 1, count):
+                    parts_b = parts_bk[j][b]
                     if j == i or not (parts_a or parts_b):
                         continue  # the same peg, or neither part can go first
-                    reads_b = self.reads_b[j][b]
+                    reads_b = reads_bk[j][b]
+                    clash = not parts_a  # a part touching what the other peg's part reads
                     for x, touched_x in parts_a:  # peg i first
                         if touched_x & reads_b:
-                            self.after(i, j, a, True, x, j, b, not self.backward)
+                            clash = True
+                            self.after(i, j, a, True, x, j, b, not backward)
                             continue
                         for y, touched_y in parts_b:
                             if touched_y & reads_a:
+                                clash = True
                                 self.both(i, j, a, True, x, y)
                             elif (
                                 x[0] < y[0]
@@ -501,6 +507,8 @@ class _Splits:
                                 out[x[0] * key + y[0] + 1] = x + y
                             else:
                                 out[y[0] * key + x[0] + 1] = y + x
+                    if not clash:
+                        continue  # every pair independent: peg j first adds nothing
                     for y, touched_y in parts_b:  # peg j first
                         if touched_y & reads_a:
                             self.after(i, j, a, False, y, i, a, True)
