@@ -452,13 +452,15 @@ def playout_turn(state: GameState, rng: random.Random, epsilon: float = 0.1) -> 
 
 
 @lru_cache(maxsize=8)
-def _slot_values(players: int) -> list[list[float]]:
+def _slot_values(players: int) -> playout.Values:
     """:func:`peg_value` by seat and generator slot (see :mod:`pegs_rules.paths`)."""
     paths = paths_for(players)
-    return [
-        [table[paths.location_of(slot)] for slot in range(paths.slots)]
-        for table in _values(players)
-    ]
+    return playout.Values(
+        [
+            [table[paths.location_of(slot)] for slot in range(paths.slots)]
+            for table in _values(players)
+        ]
+    )
 
 
 # --------------------------------------------------------------------------

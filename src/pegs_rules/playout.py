@@ -65,7 +65,7 @@ def every_option(board: Board, seats: Sequence[int], ranks: Sequence[Rank]) -> l
 
 
 def playout(
-    state: GameState, rng: random.Random, epsilon: float, values: list[list[float]], turns: int
+    state: GameState, rng: random.Random, epsilon: float, values: Values, turns: int
 ) -> GameState:
     """Play ``turns`` turns (fewer if the game ends) with the cheap policy of :func:`playout_turn`."""
     if state.winner is not None or not turns:
@@ -80,12 +80,10 @@ def playout(
     return state
 
 
-def playout_turn(
-    state: GameState, rng: random.Random, epsilon: float, values: list[list[float]]
-) -> GameState:
+def playout_turn(state: GameState, rng: random.Random, epsilon: float, values: Values) -> GameState:
     """One turn of a playout: the option whose changes gain most in ``values``, carried out.
 
-    ``values[seat][slot]`` is what a peg of ``seat`` on ``slot`` is worth. The
+    ``values.by_slot[seat][slot]`` is what a peg of ``seat`` on ``slot`` is worth. The
     options are the plays that move one peg, with the discards when no card
     but a joker has one; every legal move when the hand may have nothing but
     splits or swaps. With chance ``epsilon`` a random option instead; ties
@@ -100,7 +98,7 @@ def _turn(
     board: Board,
     rng: random.Random,
     epsilon: float,
-    values: list[list[float]],
+    values: Values,
 ) -> tuple[GameState, list[int]]:
     """:func:`playout_turn` on ``board`` (the pegs of ``state``): the state after, and the
     changes made."""
@@ -118,26 +116,44 @@ def _turn(
     if len(options) == 1 or rng.random() < epsilon:
         card, changes = rng.choice(options)
     else:
-        card, changes = _best(options, board, seat & 1, values, rng)
+        card, changes = _best(options, seat & 1, values, rng)
     return carry_out(state, card, _located(board, changes)), changes
 
 
-def _best(
-    options: list[Option], board: Board, team: int, values: list[list[float]], rng: random.Random
-) -> Option:
+class Values:
+    """What a peg of each colour is worth on each slot, ``by_slot[seat][slot]``, and what each
+    change gains team 0 (worked out once, when first met)."""
+
+    def __init__(self, by_slot: list[list[float]]) -> None:
+        self.by_slot = by_slot
+        self.size = len(by_slot[0])
+        self.gains: dict[int, float] = {}
+
+    def gain(self, change: int) -> float:
+        """What ``change`` gains team 0: its colour's value after less before, for team 0's
+        colours, and the other way round for team 1's."""
+        gain = self.gains.get(change)
+        if gain is None:
+            colour, move = divmod(change, self.size * self.size)
+            src, dst = divmod(move, self.size)
+            row = self.by_slot[colour]
+            delta = row[dst] - row[src]
+            gain = self.gains[change] = -delta if colour & 1 else delta
+        return gain
+
+
+def _best(options: list[Option], team: int, values: Values, rng: random.Random) -> Option:
     """The option whose changes gain ``team`` most; ties at random."""
-    size = board.size
-    area = size * size
+    gains = values.gains
     best: list[Option] = []
     best_gain = -math.inf
     for option in options:
         gain = 0.0
         for change in option[1]:
-            colour, move = divmod(change, area)
-            src, dst = divmod(move, size)
-            row = values[colour]
-            delta = row[dst] - row[src]
-            gain += delta if colour & 1 == team else -delta
+            delta = gains.get(change)
+            if delta is None:
+                delta = values.gain(change)
+            gain += delta if team == 0 else -delta
         if gain > best_gain:
             best, best_gain = [option], gain
         elif gain == best_gain:
