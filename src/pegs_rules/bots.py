@@ -198,12 +198,14 @@ def evaluate(pegs: _Pegs, team: int, rules: Rules) -> float:
     values = _values(players)
     length = 18 * players
     behind, back, come_out = _threats(rules)
-    # every track peg, by hole, with its team; and the come-out holes threatened from start
-    track: dict[int, int] = {}
+    # the track holes each team holds, as a mask, twice round (so that a stretch may wrap);
+    # and the come-out holes threatened from start
+    held = [0, 0]
     for seat, locs in enumerate(pegs):
         for p in locs:
             if 0 <= p < 1000:
-                track[p] = seat
+                held[seat & 1] |= 1 << p
+    twice = [mask | mask << length for mask in held]
     out_threat: dict[int, int] = {}
     for seat, locs in enumerate(pegs):
         if locs[0] == START:
@@ -219,12 +221,13 @@ def evaluate(pegs: _Pegs, team: int, rules: Rules) -> float:
             value = table[p]
             if 0 <= p < 1000:
                 safe = 1.0
-                for d in range(1, 14):
-                    other = track.get((p - d) % length)
-                    if other is not None and other & 1 != seat_team:
-                        safe *= 1.0 - behind[d]
-                other = track.get((p + 8) % length)
-                if other is not None and other & 1 != seat_team:
+                rivals = twice[1 - seat_team]
+                near = rivals >> (p + length - 13) & 0x1FFF  # bit 13 - d: hole p - d
+                if near:
+                    for d in range(1, 14):
+                        if near >> (13 - d) & 1:
+                            safe *= 1.0 - behind[d]
+                if rivals >> (p + 8) & 1:
                     safe *= 1.0 - back
                 other = out_threat.get(p)
                 if other is not None and other & 1 != seat_team:
