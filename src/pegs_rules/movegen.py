@@ -214,7 +214,7 @@ def _find(
     rules: Rules,
 ) -> _Found:
     board = work_board(pegs, team_of(seats[0]), rules)
-    made = _made(board.paths)
+    made = made_for(board.paths)
     by_rank: dict[Rank, Plays] = {}
     moves: list[Move] = []
     playable = False
@@ -291,7 +291,8 @@ def _play(card: Rank, steps: tuple[Step, ...]) -> Play:
 
 
 @cache
-def _made(paths: Paths) -> _Made:
+def made_for(paths: Paths) -> _Made:
+    """The public objects made for the board of ``paths``, shared (see :class:`_Made`)."""
     return _Made(paths)
 
 

@@ -16,7 +16,8 @@ from typing import Final
 
 from pegs_rules.board import team_of
 from pegs_rules.cards import Rank
-from pegs_rules.movegen import movable_seats, work_board
+from pegs_rules.movegen import made_for, movable_seats, work_board
+from pegs_rules.moves import Step
 from pegs_rules.plays import TWO, Board, card_plays
 from pegs_rules.sequence import carry_out
 from pegs_rules.state import GameState
@@ -161,14 +162,7 @@ def _best(options: list[Option], team: int, values: Values, rng: random.Random) 
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-def _located(board: Board, changes: list[int]) -> list[tuple[int, int, int]]:
-    """``changes`` as ``(seat, from, to)`` locations."""
-    size = board.size
-    paths = board.paths
-    located = []
-    for change in changes:
-        seat = change // (size * size)
-        src = change // size % size
-        dst = change % size
-        located.append((seat, paths.location_of(src), paths.location_of(dst)))
-    return located
+def _located(board: Board, changes: list[int]) -> list[Step]:
+    """``changes`` as steps, ``(seat, from, to)`` in locations."""
+    made = made_for(board.paths)
+    return [made.step(change) for change in changes]
