@@ -88,24 +88,73 @@ def hand_plays(state: GameState) -> dict[Rank, Plays]:
     :class:`~pegs_rules.errors.PositionError` for pegs off the board or a card
     that is no card.
     """
-    return _found(state).plays
+    return _found(state).plays()
+
+
+def play_effects(state: GameState, play: Play) -> tuple[Step, ...] | None:
+    """The changes ``play`` makes, landings included, in order (see :data:`Plays`), if it is
+    one of the listed plays of the seat to act: the very object :func:`legal_moves` gave, or
+    one equal to it; ``None`` if it is not listed. Raises as :func:`hand_plays` does."""
+    return _found(state).effects(play)
 
 
 class _Found:
-    """What a position offers the seat to act: its plays by rank (see :func:`hand_plays`),
-    whether a card but a joker has one, and its legal moves (see :func:`legal_moves`)."""
+    """What a position offers the seat to act: its plays in order (``listed``), whether a card
+    but a joker has one, its legal moves (see :func:`legal_moves`) and, for each rank held in
+    order, its play keys in order with each play's change codes (see :mod:`pegs_rules.plays`),
+    from which a play's changes are made when asked for."""
 
-    def __init__(self, plays: dict[Rank, Plays], playable: bool, moves: tuple[Move, ...]) -> None:
-        self.plays = plays
+    def __init__(
+        self,
+        made: _Made,
+        found: list[tuple[Rank, list[int], dict[int, list[int]]]],
+        listed: list[Play],
+        playable: bool,
+    ) -> None:
+        self.made = made
+        self.found = found
+        self.listed = listed
         self.playable = playable
-        self.moves = moves
+        discards = [] if playable else [Discard(rank) for rank, _, _ in found]  # turn.discard
+        self.moves: tuple[Move, ...] = (*listed, *discards)
+        self.by_rank: dict[Rank, Plays] | None = None
+
+    def plays(self) -> dict[Rank, Plays]:
+        """Every play with its changes, by rank (made the first time they are asked for)."""
+        if self.by_rank is None:
+            by_rank: dict[Rank, Plays] = {}
+            index = 0
+            for rank, keys, changes in self.found:
+                listed: Plays = []
+                for key in keys:
+                    play = self.listed[index]
+                    listed.append((play, self.made.effects(play, changes[key])))
+                    index += 1
+                by_rank[rank] = listed
+            self.by_rank = by_rank
+        return self.by_rank
+
+    def effects(self, play: Play) -> tuple[Step, ...] | None:
+        """See :func:`play_effects`."""
+        index = 0
+        for rank, keys, changes in self.found:
+            if rank == play.card:
+                listed = self.listed[index : index + len(keys)]
+                at = next((i for i, p in enumerate(listed) if p is play), None)
+                if at is None:
+                    at = next((i for i, p in enumerate(listed) if p == play), None)
+                if at is None:
+                    return None
+                return self.made.effects(play, changes[keys[at]])
+            index += len(keys)
+        return None
 
 
 def _found(state: GameState) -> _Found:
     """What ``state`` offers the seat to act, found or remembered."""
-    last = _memo.last
-    if last[0] is state:  # apply right after legal_moves
-        return last[1]
+    last_state, last_found = _memo.last
+    if last_state is state and last_found is not None:  # apply right after legal_moves
+        return last_found
     if len(state.pegs) not in _SEAT_COUNTS:  # board.sides: no tables for other boards
         raise PositionError(f"a board has 4, 6 or 8 seats, not {len(state.pegs)}")
     ranks = tuple(sorted(set(state.hands[state.turn])))
@@ -145,7 +194,7 @@ class _Memo:
         self.entries: OrderedDict[tuple[int, tuple[int, ...], tuple[Rank, ...], int], _Entry] = (
             OrderedDict()
         )
-        self.last: tuple[GameState | None, _Found] = None, _Found({}, False, ())
+        self.last: tuple[GameState | None, _Found | None] = None, None
         """The last state asked about, and what it offers."""
 
     def put(self, key: tuple[int, tuple[int, ...], tuple[Rank, ...], int], entry: _Entry) -> None:
@@ -164,7 +213,7 @@ _SEAT_COUNTS = range(4, MAX_PLAYERS + 1, 2)
 def clear_memo() -> None:
     """Forget the remembered plays of :func:`hand_plays` (for benchmarks and memory)."""
     _memo.entries.clear()
-    _memo.last = None, _Found({}, False, ())
+    _memo.last = None, None
 
 
 _IN_SPOT = {
@@ -215,39 +264,29 @@ def _find(
 ) -> _Found:
     board = work_board(pegs, team_of(seats[0]), rules)
     made = made_for(board.paths)
-    by_rank: dict[Rank, Plays] = {}
-    moves: list[Move] = []
+    found: list[tuple[Rank, list[int], dict[int, list[int]]]] = []
+    listed: list[Play] = []
     playable = False
     for rank in ranks:
         singles = made.singles[rank]
-        found: Plays = []
-        found_plays = plays.card_plays(board, seats, rank)
-        for play_key in sorted(found_plays):
-            changes = found_plays[play_key]
-            entry = singles.get(play_key) or made.entry(rank, play_key)
-            moves.append(entry[0])
-            if len(changes) != len(entry[1]):  # pegs knocked away
-                entry = entry[0], tuple([made.step(change) for change in changes])
-            found.append(entry)
-        by_rank[rank] = found
-        playable = playable or (bool(found) and rank is not _JOKER)
-    if not playable:  # turn.discard
-        moves += [Discard(rank) for rank in ranks]
-    return _Found(by_rank, playable, tuple(moves))
+        changes = plays.card_plays(board, seats, rank)
+        keys = sorted(changes)
+        listed += [singles.get(key) or made.play(rank, key) for key in keys]
+        found.append((rank, keys, changes))
+        playable = playable or (bool(keys) and rank is not _JOKER)
+    return _Found(made, found, listed, playable)
 
 
 class _Made:
     """Public objects made once for one board size and shared: the :class:`~pegs_rules.Step`
     of each change code, and the one-step :class:`~pegs_rules.Play` of each card and change
-    with its steps (as many as the board allows; two-step plays are too many to keep)."""
+    (as many as the board allows; two-step plays are too many to keep)."""
 
     def __init__(self, paths: Paths) -> None:
         self.paths = paths
         self.key = paths.players * paths.slots * paths.slots + 1
         self.steps: dict[int, Step] = {}
-        self.singles: dict[Rank, dict[int, tuple[Play, tuple[Step, ...]]]] = {
-            rank: {} for rank in Rank
-        }
+        self.singles: dict[Rank, dict[int, Play]] = {rank: {} for rank in Rank}
 
     def step(self, code: int) -> Step:
         """The step of change ``code``."""
@@ -261,19 +300,21 @@ class _Made:
             self.steps[code] = step
         return step
 
-    def entry(self, rank: Rank, play_key: int) -> tuple[Play, tuple[Step, ...]]:
-        """The play of ``rank`` keyed ``play_key`` (see :mod:`pegs_rules.plays`) and its steps.
-
-        A one-step play is kept in ``singles``.
-        """
+    def play(self, rank: Rank, play_key: int) -> Play:
+        """The play of ``rank`` keyed ``play_key`` (see :mod:`pegs_rules.plays`); a one-step
+        play is kept in ``singles``."""
         first, second = divmod(play_key, self.key)
-        steps: tuple[Step, ...]
         if second:
-            steps = (self.step(first), self.step(second - 1))
-            return _play(rank, steps), steps
-        steps = (self.step(first),)
-        entry = self.singles[rank][play_key] = _play(rank, steps), steps
-        return entry
+            return _play(rank, (self.step(first), self.step(second - 1)))
+        play = self.singles[rank][play_key] = _play(rank, (self.step(first),))
+        return play
+
+    def effects(self, play: Play, changes: list[int]) -> tuple[Step, ...]:
+        """The changes a play makes, from its change codes: its own steps unless it knocks
+        pegs away."""
+        if len(changes) == len(play.steps):
+            return play.steps
+        return tuple([self.step(change) for change in changes])
 
 
 _NEW: Final[Callable[[type[Play]], Play]] = object.__new__

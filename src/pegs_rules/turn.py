@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pegs_rules.cards import Rank
 from pegs_rules.errors import IllegalMoveError, PegsError
-from pegs_rules.movegen import hand_plays, has_playable_card
+from pegs_rules.movegen import has_playable_card, play_effects
 from pegs_rules.moves import Discard, Move, Pass, Play
 from pegs_rules.reasons import same_split, why_illegal
 from pegs_rules.sequence import carry_out
@@ -40,10 +40,7 @@ def apply(state: GameState, move: Move) -> GameState:
     if state.winner is None:
         hand = state.hands[state.turn]
         if isinstance(move, Play) and isinstance(move.card, Rank) and move.card in hand:
-            plays = hand_plays(state)[move.card]
-            effects = next((e for p, e in plays if p is move), None)  # from legal_moves
-            if effects is None:
-                effects = next((e for p, e in plays if p == move), None)
+            effects = play_effects(state, move)
             if effects is not None:
                 return carry_out(state, move.card, effects)
             same = same_split(state, move)  # card.seven.split.order: the other order
