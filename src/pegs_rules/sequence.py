@@ -81,8 +81,8 @@ def next_state(
         discards = Link(card, discards)
     if drawer is not None and len(hands[drawer]) < size:
         need = size - len(hands[drawer])
-        taken: list[Rank] = []
-        while need:
+        taken: tuple[Rank, ...] = ()
+        while len(taken) < need:
             if drawn == len(deal.cards):
                 pile = cards_of(discards)
                 if not pile:
@@ -90,11 +90,10 @@ def next_state(
                 number = deal.reshuffles
                 deal = Deal(reshuffled(deal.seed, number, pile), deal.seed, number + 1)
                 drawn, discards = 0, ()
-            chunk = deal.cards[drawn : drawn + need]
+            chunk = deal.cards[drawn : drawn + need - len(taken)]
             taken += chunk
             drawn += len(chunk)
-            need -= len(chunk)
-        hands[drawer] = tuple(sorted(hands[drawer] + tuple(taken)))
+        hands[drawer] = tuple(sorted(hands[drawer] + taken))
     return _assemble(
         state.rules,
         pegs,
