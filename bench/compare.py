@@ -91,6 +91,10 @@ def turns_per_second(preset: str, players: int) -> float:
     return turns / (time.process_time() - began)
 
 
+LEGAL_MOVES_PASSES = 10
+"""Passes over the sample: at 4 players a pass takes some 20 ms, too short to time alone."""
+
+
 def legal_moves_per_second(players: int) -> float:
     """``legal_moves`` calls per CPU second over a fixed sample of positions."""
     from pegs_rules import legal_moves
@@ -98,7 +102,7 @@ def legal_moves_per_second(players: int) -> float:
     sample = []
     for seed in range(3):
         sample += random_states("arizona", players, seed)[::10]
-    passes = 3
+    passes = LEGAL_MOVES_PASSES
     began = time.process_time()
     for _ in range(passes):
         for state in sample:
