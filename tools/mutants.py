@@ -152,14 +152,14 @@ MUTANTS = [
     ),
     Mutant(
         "sequence",
-        "reshuffled(state.seed, reshuffles, pile), 0, ()",
-        "pile, 0, ()",
+        "deal = Deal(reshuffled(deal.seed, number, pile), deal.seed, number + 1)",
+        "deal = Deal(pile, deal.seed, number + 1)",
         "reshuffle without shuffling",
     ),
     Mutant(
         "sequence",
-        "                reshuffles += 1",
-        "                reshuffles += 0",
+        "deal = Deal(reshuffled(deal.seed, number, pile), deal.seed, number + 1)",
+        "deal = Deal(reshuffled(deal.seed, number, pile), deal.seed, number)",
         "every reshuffle shuffles alike",
     ),
     Mutant(
@@ -346,14 +346,14 @@ MUTANTS = [
     ),
     Mutant(
         "movegen",
-        "    if not any(plays_ for rank, plays_ in by_rank.items() if rank is not Rank.JOKER):\n        moves",
-        "    if True:\n        moves",
+        "discards = [] if playable else [Discard(rank) for rank, _, _ in found]",
+        "discards = [Discard(rank) for rank, _, _ in found]",
         "discards always listed",
     ),
     Mutant(
         "movegen",
-        "return any(plays_ for rank, plays_ in hand_plays(state).items() if rank is not Rank.JOKER)",
-        "return any(plays_ for rank, plays_ in hand_plays(state).items())",
+        "playable = playable or (bool(keys) and rank is not _JOKER)",
+        "playable = playable or bool(keys)",
         "a playable joker forces play",
     ),
     # --- views ---------------------------------------------------------------------------------
