@@ -136,17 +136,18 @@ class _Found:
 
     def effects(self, play: Play) -> tuple[Step, ...] | None:
         """See :func:`play_effects`."""
-        index = 0
+        listed = self.listed
+        first = 0
         for rank, keys, changes in self.found:
             if rank == play.card:
-                listed = self.listed[index : index + len(keys)]
-                at = next((i for i, p in enumerate(listed) if p is play), None)
-                if at is None:
-                    at = next((i for i, p in enumerate(listed) if p == play), None)
-                if at is None:
-                    return None
-                return self.made.effects(play, changes[keys[at]])
-            index += len(keys)
+                for at in range(first, first + len(keys)):
+                    if listed[at] is play:  # the very object legal_moves gave
+                        return self.made.effects(play, changes[keys[at - first]])
+                for at in range(first, first + len(keys)):
+                    if listed[at] == play:
+                        return self.made.effects(play, changes[keys[at - first]])
+                return None
+            first += len(keys)
         return None
 
 
