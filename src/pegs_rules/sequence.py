@@ -34,15 +34,23 @@ def carry_out(
     if effects:
         pegs = moved(pegs, effects)
         team = team_of(seat)
-        if any(is_home(dst) for _, _, dst in effects) and all(
-            is_home(p) for locs in pegs[team::2] for p in locs
-        ):  # game.end: nothing is drawn
+        if _all_home(pegs, team, effects):  # game.end: nothing is drawn
             return next_state(state, pegs, hands, card, None, 0, seat, team)
     following = (seat + 1) % len(pegs)
     rules = state.rules  # turn.sequence: arizona draws after playing, standard before
     drawer = following if rules.draw_first else seat
     size = rules.hand_size + rules.draw_first
     return next_state(state, pegs, hands, card, drawer, size, following, None)
+
+
+def _all_home(
+    pegs: tuple[tuple[Location, ...], ...], team: int, effects: Sequence[tuple[int, int, int]]
+) -> bool:
+    """Whether ``effects`` brought a peg home and with it every peg of ``team``."""
+    for _, _, dst in effects:
+        if is_home(dst):
+            return all(is_home(p) for locs in pegs[team::2] for p in locs)
+    return False
 
 
 def moved(
