@@ -208,9 +208,9 @@ MUTANTS = [
     ),
     Mutant(
         "turn",
-        "            same = same_split(state, move)",
+        "            same = other_writing(state, move)",
         "            same = None",
-        "the other order of a split is refused",
+        "the other order of a split or a swap is refused",
     ),
     # --- paths: movement -----------------------------------------------------------------------
     Mutant(

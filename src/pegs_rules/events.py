@@ -7,7 +7,8 @@ They come in the order things happen:
 2. for a play, each peg's movement: :class:`PegMoved` for a step of the
    move, :class:`PegDisplaced` for a peg knocked away by a landing
    (``move.landing``), each part of a split in turn (a split given in its
-   other order is reported as its listed form, ``card.seven.split.order``);
+   other order, or a swap written from its other peg, is reported as its
+   listed form: ``card.seven.split.order``, ``variant.two-swap.order``);
 3. :class:`CardsDrawn` for the cards drawn, split in two around a
    :class:`Reshuffled` when the draw pile ran out (``turn.reshuffle``);
 4. :class:`GameOver` when the move won the game (``game.end``).
@@ -41,7 +42,7 @@ from pegs_rules.cards import Rank, format_cards
 from pegs_rules.errors import PegsError
 from pegs_rules.movegen import hand_plays
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
-from pegs_rules.reasons import same_split
+from pegs_rules.reasons import other_writing
 from pegs_rules.state import GameState
 from pegs_rules.turn import apply
 
@@ -181,11 +182,12 @@ def apply_with_events(state: GameState, move: Move) -> tuple[GameState, tuple[Ev
 
 
 def _listed(state: GameState, move: Play) -> tuple[Play, Sequence[Step]]:
-    """The listed form of ``move`` (``card.seven.split.order``) and every change it makes."""
+    """The listed form of ``move`` (``card.seven.split.order``, ``variant.two-swap.order``) and
+    every change it makes."""
     for play, effects in hand_plays(state)[move.card]:
         if play == move:
             return play, effects
-    same = same_split(state, move)
+    same = other_writing(state, move)
     if same is None:  # pragma: no cover - apply accepted it
         raise PegsError(f"{move} was applied but is not among its card's plays")
     return same

@@ -11,7 +11,9 @@
 3. ``pass``, alone, for a seat with no cards.
 
 A rank held twice gives its moves once. A split whose two orders leave the
-same position is listed once, in the order that sorts first.
+same position is listed once, in the order that sorts first
+(``card.seven.split.order``); so is a swap of two pegs the seat may both
+move: the step of the lower seat's peg first (``variant.two-swap.order``).
 
 The plays are found in integer codes by :mod:`pegs_rules.plays`; this module
 turns them into :class:`~pegs_rules.Play` objects and remembers the last few

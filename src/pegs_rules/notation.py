@@ -11,6 +11,8 @@ the legal moves of the position:
 * a card alone means its only legal play: ``JK``;
 * a split whose two orders leave the same position may be written in
   either order; it reads as the listed move (``card.seven.split.order``);
+  so may a swap of two pegs the player may both move
+  (``variant.two-swap.order``);
 * words are case-insensitive and may be separated by commas.
 
 A shorthand that fits several legal moves raises
@@ -49,7 +51,7 @@ from pegs_rules.cards import Rank
 from pegs_rules.errors import AmbiguousMoveError, IllegalMoveError, NotationError, PegsError
 from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Discard, Move, Pass, Play, Step, parse_notation
-from pegs_rules.reasons import card_rule, same_split, why_illegal
+from pegs_rules.reasons import card_rule, other_writing, why_illegal
 from pegs_rules.state import GameState
 
 _ANY_HOME = "h"
@@ -114,7 +116,7 @@ def parse_move(state: GameState, text: str) -> Move:
     if not isinstance(move, tuple):
         if move in legal:
             return move
-        same = same_split(state, move)
+        same = other_writing(state, move)
         if same is not None:
             return same[0]
         raise IllegalMoveError(*why_illegal(state, move))
@@ -127,7 +129,7 @@ def parse_move(state: GameState, text: str) -> Move:
         and (not steps or len(m.steps) == len(steps))
         and all(p.matches(s) for p, s in zip(steps, m.steps, strict=False))
     ]
-    if not found and len(steps) == 2:  # card.seven.split.order: the other order
+    if not found and len(steps) == 2:  # card.seven.split.order, variant.two-swap.order
         found = list(_other_orders(state, legal, card, steps))
     if len(found) == 1:
         return found[0]
@@ -139,7 +141,8 @@ def parse_move(state: GameState, text: str) -> Move:
 def _other_orders(
     state: GameState, legal: tuple[Move, ...], card: Rank, steps: list[_StepPattern]
 ) -> list[Play]:
-    """The listed splits that ``steps`` name in their other order, with the same result."""
+    """The listed splits and swaps that ``steps`` name the other way round (see
+    :func:`~pegs_rules.reasons.other_writing`)."""
     return [
         m
         for m in legal
@@ -148,7 +151,7 @@ def _other_orders(
         and len(m.steps) == 2
         and steps[0].matches(m.steps[1])
         and steps[1].matches(m.steps[0])
-        and same_split(state, Play(card, m.steps[::-1])) is not None
+        and other_writing(state, Play(card, m.steps[::-1])) is not None
     ]
 
 

@@ -352,7 +352,7 @@ def card_plays(
 def _swaps(board: Board, seats: Sequence[int], out: dict[int, list[int]]) -> None:
     """``variant.two-swap``: a movable track peg trades places with a track peg of another colour.
 
-    A swap of two movable pegs is one move, its steps in sorted order.
+    A swap of two movable pegs is one move, its steps in sorted order (``variant.two-swap.order``).
     """
     length = board.paths.length
     targets = board.occupied()

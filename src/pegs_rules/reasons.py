@@ -150,27 +150,43 @@ def _carry_out_parts(
     return None
 
 
-def same_split(state: GameState, move: object) -> tuple[Play, Sequence[Step]] | None:
-    """``card.seven.split.order``: the listed split that ``move`` makes in its other order.
+def other_writing(state: GameState, move: object) -> tuple[Play, Sequence[Step]] | None:
+    """The listed move that ``move`` writes the other way round, with its changes.
 
-    A split whose two orders leave the same position is one move, listed
-    once; the other order is accepted as that move. Returns the listed play
-    and its changes, or ``None`` when ``move`` is no such other order. Not
-    on the hot path: callers ask only about a move they did not find listed.
+    ``card.seven.split.order``: a split whose two orders leave the same
+    position is one move, listed once; the other order is accepted as that
+    move. ``variant.two-swap.order``: a swap of two pegs the player may both
+    move is one move, listed once with the step of the lower seat's peg
+    first; written from the other peg it is accepted as that move. Returns
+    the listed play and its changes, or ``None`` when ``move`` is no such
+    other writing. Not on the hot path: callers ask only about a move they
+    did not find listed.
 
     >>> from pegs_rules import parse_position, parse_notation
     >>> state = parse_position('''
     ... pegs 0: 10 30
     ... hand 0: 7
     ... ''')
-    >>> listed, changes = same_split(state, parse_notation("7 0:30-34 0:10-13"))
+    >>> listed, changes = other_writing(state, parse_notation("7 0:30-34 0:10-13"))
     >>> str(listed)
     '7 0:10-13 0:30-34'
+    >>> state = parse_position('''
+    ... rule two_swap: true
+    ... pegs 0: 10
+    ... pegs 2: 30
+    ... hand 0: 2
+    ... ''')
+    >>> listed, changes = other_writing(state, parse_notation("2 2:30-10 0:10-30"))
+    >>> str(listed)
+    '2 0:10-30 2:30-10'
     """
     if not (isinstance(move, Play) and isinstance(move.steps, tuple) and len(move.steps) == 2):
         return None
     rank = move.card
-    if state.winner is not None or not isinstance(rank, Rank) or not splits(rank, state.rules):
+    if state.winner is not None or not isinstance(rank, Rank):
+        return None
+    swap = rank is Rank.TWO and state.rules.two_swap
+    if not (swap or splits(rank, state.rules)):
         return None
     if rank not in state.hands[state.turn] or not all(_is_step(s) for s in move.steps):
         return None
@@ -179,6 +195,8 @@ def same_split(state: GameState, move: object) -> tuple[Play, Sequence[Step]] | 
     changes = next((c for p, c in hand_plays(state)[rank] if p == listed), None)
     if changes is None:
         return None
+    if swap:  # the same two pegs trade holes: what matters is who may write the first step
+        return (listed, changes) if first.seat in movable_seats(state) else None
     team = team_of(state.turn)
     work = WorkBoard(tables(state.players), state.pegs, team, state.rules)
     if _carry_out_parts(state, work, rank, (first, second)) is not None:
@@ -311,7 +329,10 @@ def _why_swap(state: GameState, work: WorkBoard, steps: tuple[Step, ...]) -> Rea
             "variant.two-swap",
             "a 2 swaps a movable track peg with a track peg of another colour",
         )
-    return "variant.two-swap", "this swap is listed the other way round"
+    return (
+        "turn.sequence",
+        "not a legal move",
+    )  # pragma: no cover - a fitting swap is listed, or is a listed one written the other way
 
 
 def _forward_paths(
@@ -356,9 +377,10 @@ def explain(state: GameState, move: object) -> Explanation:
     """Whether the seat to act may make ``move`` in ``state``, and if not, why.
 
     ``move`` may be any object; anything that is not a legal move gets the
-    rule that :func:`~pegs_rules.apply` would reject it with. The other order
-    of a listed split with the same result is legal: it is that move
-    (``card.seven.split.order``).
+    rule that :func:`~pegs_rules.apply` would reject it with. A listed move
+    written the other way round is legal: it is that move (a split in its
+    other order with the same result, ``card.seven.split.order``; a swap of
+    two movable pegs written from the other peg, ``variant.two-swap.order``).
     """
     if not isinstance(state, GameState):
         raise PegsError(f"not a game state: {type(state).__name__}")
@@ -368,13 +390,13 @@ def explain(state: GameState, move: object) -> Explanation:
         legal = False
     if legal:
         return Explanation(True, None, f"{move} is a legal move for seat {state.turn}")
-    same = same_split(state, move)
+    same = other_writing(state, move)
     if same is not None:
-        return Explanation(
-            True,
-            None,
-            f"{move} is the legal move {same[0]} in the other order, with the same result "
-            "(card.seven.split.order)",
-        )
+        listed = same[0]
+        if listed.card is Rank.TWO:
+            how = "written from the other peg (variant.two-swap.order)"
+        else:
+            how = "in the other order, with the same result (card.seven.split.order)"
+        return Explanation(True, None, f"{move} is the legal move {listed} {how}")
     rule, reason = why_illegal(state, move)
     return Explanation(False, rule, reason)

@@ -48,7 +48,7 @@ from pegs_rules.errors import (
     shown,
 )
 from pegs_rules.moves import Move, parse_notation
-from pegs_rules.reasons import same_split
+from pegs_rules.reasons import other_writing
 from pegs_rules.rules import ARIZONA, Rules
 from pegs_rules.state import GameState, deal, new_game
 from pegs_rules.turn import apply
@@ -155,8 +155,9 @@ def record_of(start: GameState, moves: Iterable[Move | str]) -> GameRecord:
     ``start`` must be a fresh deal (ply 0, every peg in start, no discards).
     If the seed alone (with or without its dealer) deals it, the record says
     so; otherwise it keeps the deck order. The moves are not checked here
-    (:func:`replay` does that), but a split given in its other order is
-    recorded in its listed form (``card.seven.split.order``).
+    (:func:`replay` does that), but a split given in its other order, or a
+    swap written from its other peg, is recorded in its listed form
+    (``card.seven.split.order``, ``variant.two-swap.order``).
     """
     if not isinstance(start, GameState):
         raise PegsError(f"not a game state: {type(start).__name__}")
@@ -203,7 +204,7 @@ def record_of(start: GameState, moves: Iterable[Move | str]) -> GameRecord:
 
 
 def _listed_texts(start: GameState, moves: Iterable[Move | str]) -> tuple[str, ...]:
-    """``moves`` as text, each split in its listed order, up to the first illegal move."""
+    """``moves`` as text, each split or swap in its listed order, up to the first illegal move."""
     texts = []
     state: GameState | None = start
     for move in moves:
@@ -211,7 +212,7 @@ def _listed_texts(start: GameState, moves: Iterable[Move | str]) -> tuple[str, .
         if state is not None:
             try:
                 played = parse_notation(text)
-                listed = same_split(state, played)
+                listed = other_writing(state, played)
                 if listed is not None:
                     text = str(listed[0])
                 state = apply(state, played)

@@ -75,6 +75,10 @@ ADDED: dict[str, str] = {
         "Switch: a 2 may instead swap a movable track peg with a track peg of another "
         "colour; no blocking, nobody is knocked."
     ),
+    "variant.two-swap.order": (
+        "A swap of two pegs the player may both move is one move: listed once, the lower "
+        "seat's peg first, and accepted written from either peg."
+    ),
 }
 """Rulings this library decided where the normative ones are silent."""
 

@@ -16,7 +16,7 @@ from pegs_rules.cards import Rank
 from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.movegen import has_playable_card, play_effects
 from pegs_rules.moves import Discard, Move, Pass, Play
-from pegs_rules.reasons import same_split, why_illegal
+from pegs_rules.reasons import other_writing, why_illegal
 from pegs_rules.sequence import carry_out
 from pegs_rules.state import GameState
 
@@ -27,7 +27,9 @@ def apply(state: GameState, move: Move) -> GameState:
     Raises :class:`~pegs_rules.errors.IllegalMoveError`, naming the rule id
     that forbids it, for any move not in :func:`~pegs_rules.legal_moves`,
     except that a listed split may be given in its other order when that
-    leaves the same position: it is the same move (``card.seven.split.order``).
+    leaves the same position (``card.seven.split.order``), and a listed swap
+    of two movable pegs written from the other peg (``variant.two-swap.order``):
+    each is the same move.
 
     >>> from pegs_rules import new_game, legal_moves
     >>> game = new_game(4, seed=1)
@@ -43,7 +45,7 @@ def apply(state: GameState, move: Move) -> GameState:
             effects = play_effects(state, move)
             if effects is not None:
                 return carry_out(state, move.card, effects)
-            same = same_split(state, move)  # card.seven.split.order: the other order
+            same = other_writing(state, move)  # card.seven.split.order, variant.two-swap.order
             if same is not None:
                 return carry_out(state, move.card, same[1])
         elif isinstance(move, Discard) and isinstance(move.card, Rank) and move.card in hand:
