@@ -449,14 +449,14 @@ def plays_and_other_orders(
 
 
 def reference_other_orders(state: GameState) -> dict[Play, Play]:
-    """``card.seven.split.order``: every split left out as the other order of a listed split
-    with the same result, mapped to the listed split (swaps are not splits)."""
+    """Every play left out as a listed play written the other way round, mapped to it: a split
+    in its other order with the same result (``card.seven.split.order``), a swap of two movable
+    pegs written from the other peg (``variant.two-swap.order``)."""
     if state.winner is not None:
         return {}
     out: dict[Play, Play] = {}
     for rank in sorted(set(state.hands[state.turn])):
-        if rank is not Rank.TWO:
-            out |= plays_and_other_orders(state, rank)[1]
+        out |= plays_and_other_orders(state, rank)[1]
     return out
 
 

@@ -78,6 +78,35 @@ def test_a_record_keeps_the_listed_order_of_a_split() -> None:
     assert replay(record) == state
 
 
+@pytest.mark.ruling("variant.two-swap.order")
+def test_a_record_keeps_the_listed_writing_of_a_swap() -> None:
+    """variant.two-swap.order: a swap of two team pegs written from the other peg is recorded
+    as listed; a record that keeps the other writing replays to the same game too."""
+    rules = dataclasses.replace(ARIZONA, two_swap=True)
+    state = start = new_game(4, seed=5, rules=rules)
+    rng = random.Random(5)
+    made: list[Move] = []
+    expected: list[str] = []
+    others = 0
+    while not state.is_over and len(made) < 400:
+        move = rng.choice(legal_moves(state))
+        expected.append(str(move))
+        if isinstance(move, Play) and move.card is Rank.TWO and len(move.steps) == 2:
+            other = Play(move.card, move.steps[::-1])
+            if explain(state, other).legal:  # both pegs movable: the other writing is the move
+                move = other
+                others += 1
+        made.append(move)
+        state = apply(state, move)
+    assert others > 0, "no swap written from the other peg"
+    record = record_of(start, made)
+    assert record.moves == tuple(expected)
+    assert replay(record) == state
+    written = GameRecord(rules=rules, players=4, seed=5, moves=tuple(map(str, made)))
+    assert written.moves != record.moves
+    assert replay(from_json(to_json(written), "record")) == state
+
+
 def test_full_games_replay_from_their_records() -> None:
     for preset in ("arizona", "standard"):
         try:

@@ -31,7 +31,6 @@ from pegs_rules import (
     GameState,
     IllegalMoveError,
     Play,
-    Rank,
     apply,
     explain,
     legal_moves,
@@ -295,12 +294,12 @@ def test_agree_on_made_positions(state: GameState) -> None:
     assert_agree(state)
 
 
-# --- card.seven.split.order: the other order of a listed split -------------------------------
+# --- card.seven.split.order, variant.two-swap.order: a listed move written the other way --
 
 
 def assert_other_orders_accepted(state: GameState) -> None:
-    """The engine accepts exactly the reference's other orders, as their listed splits; the
-    other order of any other listed split is listed itself or rejected."""
+    """The engine accepts exactly the reference's other orders, as their listed splits and
+    swaps; the other order of any other listed two-step play is listed itself or rejected."""
     other_orders = reference_other_orders(state)
     legal = legal_moves(state)
     for other, listed in other_orders.items():
@@ -309,7 +308,7 @@ def assert_other_orders_accepted(state: GameState) -> None:
         assert parse_move(state, str(other)) == listed
         assert explain(state, other).legal
     for play in legal:
-        if isinstance(play, Play) and len(play.steps) == 2 and play.card is not Rank.TWO:
+        if isinstance(play, Play) and len(play.steps) == 2:
             other = Play(play.card, play.steps[::-1])
             if other not in legal and other not in other_orders:
                 with pytest.raises(IllegalMoveError):
@@ -326,6 +325,19 @@ def test_other_order_of_an_independent_split_is_the_listed_move() -> None:
     assert_other_orders_accepted(state)
 
 
+@pytest.mark.ruling("variant.two-swap.order")
+def test_other_writing_of_a_swap_of_two_movable_pegs_is_the_listed_move() -> None:
+    state = parse_position(
+        "rule two_swap: true\nturn: 2\npegs 0: 60\npegs 1: 20\npegs 2: 40\nhand 2: 2"
+    )
+    # seat 2 moves seats 0 and 2: the swap of 60 and 40 is listed from seat 0's peg (its step
+    # sorts first) and maps from seat 2's; the swaps with seat 1's 20 have no other writing
+    listed, other = parse_notation("2 0:60-40 2:40-60"), parse_notation("2 2:40-60 0:60-40")
+    assert reference_other_orders(state) == {other: listed}
+    assert_other_orders_accepted(state)
+
+
+@pytest.mark.ruling("card.seven.split.order", "variant.two-swap.order")
 @settings(max_examples=3 * settings().max_examples)
 @given(made_positions(st.one_of(st.just(ARIZONA), rules_under_test)))
 def test_other_orders_on_made_positions(state: GameState) -> None:

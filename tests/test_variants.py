@@ -3,10 +3,10 @@
 Ruling ids covered: ``team.control``, ``turn.sequence``, ``card.joker.source`` and
 ``card.nine`` as the ``standard`` preset reads them, and ``variant.face-values``,
 ``variant.nine-split``, ``variant.home-entry-compulsory``, ``variant.wait-on-in-spot``,
-``variant.in-spot-occupied``, ``variant.two-swap``, ``variant.decks``, each with the
-switch on and off. Then properties and complete random games under ``standard`` and a
-sample of switch combinations for 4, 6 and 8 players, and the rejection of unplayable
-``Rules`` values.
+``variant.in-spot-occupied``, ``variant.two-swap`` (and ``variant.two-swap.order``),
+``variant.decks``, each with the switch on and off. Then properties and complete random
+games under ``standard`` and a sample of switch combinations for 4, 6 and 8 players, and
+the rejection of unplayable ``Rules`` values.
 
 Every expected move list and position is derived by hand from the rulings and the
 geometry (4 players unless said: track 0..71, seat s's in-spot 18s+3 and come-out 18s+8,
@@ -35,9 +35,12 @@ from pegs_rules import (
     Play,
     Rank,
     apply,
+    apply_with_events,
+    explain,
     home,
     legal_moves,
     new_game,
+    parse_move,
     parse_notation,
     parse_position,
 )
@@ -488,7 +491,8 @@ LEGAL = [
     pytest.param(
         "rule two_swap: true\npegs 0: 12\npegs 2: 50\nhand 0: 2",
         # arizona: seat 0 moves both colours, so the swap could be written from either peg;
-        # it is one move, listed once with its steps in order (0:12-50 sorts first)
+        # it is one move, listed once with its steps in order (0:12-50 sorts first):
+        # variant.two-swap.order
         ["2 0:12-14", "2 0:12-50 2:50-12", "2 2:50-52"],
         id="two-swap-of-two-movable-pegs-listed-once",
     ),
@@ -794,6 +798,98 @@ def test_to_start_split_never_moves_a_peg_from_start() -> None:
     assert from_start == []
     with pytest.raises(IllegalMoveError):
         apply(state, parse_notation("7 0:30-32 2:s-4"))
+
+
+# ================================================================ variant.two-swap.order
+
+TEAM_SWAP = "rule two_swap: true\nturn: 2\npegs 0: 60\npegs 1: 20\npegs 2: 40\nhand 2: 2"
+"""Seat 2 to act with a 2; it moves seats 0 and 2 (arizona, ``team.control``)."""
+
+
+@pytest.mark.ruling("variant.two-swap.order", "variant.two-swap", "team.control")
+def test_a_swap_of_two_movable_pegs_is_listed_once_lower_seat_first() -> None:
+    # Track pegs: seat 0 on 60, seat 1 on 20, seat 2 on 40. Seat 2 may move seats 0 and 2.
+    # Two forward: 60 -> 62 and 40 -> 42 (nothing of their colour in the way; both pegs are
+    # past their in-spots 3 and 39, so no home entry).
+    # Swaps (variant.two-swap): 60 with 20 and 40 with 20, each written from the movable peg
+    # (seat 1's is not); 60 with 40: both movable, one move (variant.two-swap.order), listed
+    # with the lower seat's step first, seat 0's, although seat 2 acts.
+    # Order: plays by steps as (seat, from, to): (0,60,20) < (0,60,40) < (0,60,62)
+    # < (2,40,20) < (2,40,42).
+    assert [str(m) for m in legal_moves(position(TEAM_SWAP))] == [
+        "2 0:60-20 1:20-60",
+        "2 0:60-40 2:40-60",
+        "2 0:60-62",
+        "2 2:40-20 1:20-40",
+        "2 2:40-42",
+    ]
+
+
+@pytest.mark.ruling("variant.two-swap.order")
+@pytest.mark.parametrize(
+    ("text", "other", "listed", "expected"),
+    [
+        pytest.param(
+            TEAM_SWAP,
+            "2 2:40-60 0:60-40",
+            "2 0:60-40 2:40-60",
+            # seat 0's peg goes to 40, seat 2's to 60; seat 1 stays on 20
+            {0: pegs("40"), 1: pegs("20"), 2: pegs("60")},
+            id="four-players-seat-2-acts",
+        ),
+        pytest.param(
+            "rule two_swap: true\nplayers: 6\npegs 2: 50\npegs 4: 80\nhand 0: 2",
+            "2 4:80-50 2:50-80",
+            "2 2:50-80 4:80-50",
+            # 6 players: seat 0 moves seats 0, 2 and 4, and swaps two team-mates' pegs
+            {2: pegs("80"), 4: pegs("50")},
+            id="six-players-two-team-mates",
+        ),
+    ],
+)
+def test_the_other_writing_of_a_swap_is_the_listed_move(
+    text: str, other: str, listed: str, expected: dict[int, tuple[int, ...]]
+) -> None:
+    state = position(text)
+    other_move, listed_move = parse_notation(other), parse_notation(listed)
+    legal = legal_moves(state)
+    assert listed_move in legal and other_move not in legal
+    got = apply(state, other_move)
+    assert got == apply(state, listed_move)
+    for seat, locs in enumerate(state.pegs):
+        assert got.pegs[seat] == expected.get(seat, locs), f"seat {seat}"
+    assert apply_with_events(state, other_move) == apply_with_events(state, listed_move)
+    assert parse_move(state, other) == listed_move
+    verdict = explain(state, other_move)
+    assert verdict.legal and verdict.rule is None
+    assert listed in verdict.reason and "variant.two-swap.order" in verdict.reason
+
+
+@pytest.mark.ruling("variant.two-swap.order", "variant.two-swap", "team.control")
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        # seat 2 may not move seat 1's peg: the swaps with it are written from seat 2's team
+        pytest.param(TEAM_SWAP, "2 1:20-40 2:40-20", id="opponent-step-first"),
+        pytest.param(TEAM_SWAP, "2 1:20-60 0:60-20", id="opponent-step-first-team-mate"),
+        # standard: seat 0 moves only its own pegs; the swap with seat 2 is 2 0:12-50 2:50-12
+        pytest.param(
+            "rules: standard\nrule two_swap: true\npegs 0: 12\npegs 2: 50\nhand 0: 2",
+            "2 2:50-12 0:12-50",
+            id="standard-team-mate-step-first",
+        ),
+    ],
+)
+def test_a_swap_written_from_a_peg_the_player_may_not_move_is_rejected(
+    text: str, move: str
+) -> None:
+    state = position(text)
+    assert rule_of(text, move) == "variant.two-swap"
+    verdict = explain(state, parse_notation(move))
+    assert not verdict.legal and verdict.rule == "variant.two-swap"
+    with pytest.raises(IllegalMoveError) as info:
+        parse_move(state, move)
+    assert info.value.rule == "variant.two-swap"
 
 
 # ================================================================= turn.sequence (standard)
