@@ -377,10 +377,11 @@ class RulingDirective(RstDirective):
         if rule in DECIDED:
             origin = "a ruling of the project's original design"
         elif self.options.get("switch"):
-            origin = (
-                "a house-rule switch added by this library, "
-                f"the field ``{self.options['switch']}`` of the rules object"
-            )
+            field = f"the field ``{self.options['switch']}`` of the rules object"
+            if rule.count(".") == 1:
+                origin = f"a house-rule switch added by this library, {field}"
+            else:  # a finer point of a switch (variant.two-swap.order)
+                origin = f"added by this library, a finer point of the house-rule switch {field}"
         else:
             origin = "added by this library, where the original rulings are silent"
         self.env.note_dependency(str(SPECS / "rulings.md"))
@@ -604,7 +605,7 @@ class RulingsIndexDirective(RstDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        switches = [rule for rule in ADDED if rule.startswith("variant.")]
+        switches = [rule for rule in ADDED if rule.startswith("variant.") and rule.count(".") == 1]
         finer = len(ADDED) - len(switches)
         result: list[nodes.Node] = self.parse_rst(
             [
