@@ -188,8 +188,8 @@ MUTANTS = [
     ),
     Mutant(
         "sequence",
-        "if any(is_home(dst) for _, _, dst in effects) and all(",
-        "if all(",
+        "    for _, _, dst in effects:\n        if is_home(dst):\n            return all(",
+        "    if True:\n        if True:\n            return all(",
         "a discard can win",
         equivalent="a team whose pegs were all home before the discard has already won, and a won game has no moves",
     ),
