@@ -166,7 +166,26 @@ def test_mentions() -> dict[str, tuple[str, ...]]:
 
 def markdown_to_rst(text: str) -> list[str]:
     """The few Markdown forms of ``specs/rulings.md`` (bold, italics, code) as reST lines."""
+    text = re.sub(r"\*\*(.+?)\*\*", _bold_around_code, text)
     return re.sub(r"(?<!`)`([^`]+)`(?!`)", r"``\1``", text).splitlines()
+
+
+def _bold_around_code(match: re.Match[str]) -> str:
+    """A bold span holding code, as bold pieces around literals (reST does not nest them)."""
+    inner = match.group(1)
+    if "`" not in inner:
+        return match.group(0)
+    pieces = []
+    for i, part in enumerate(re.split(r"`([^`]+)`", inner)):
+        if i % 2:
+            pieces.append(f"``{part}``")
+        elif part.strip():
+            lead, trail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()) :]
+            pieces.append(f"{lead}**{part.strip()}**{trail}")
+    joined = pieces[0]
+    for piece in pieces[1:]:
+        joined += piece if joined[-1].isspace() or piece[0].isspace() else "\\ " + piece
+    return joined
 
 
 _RST_SPECIAL = re.compile(r"([\\`*_|\[\]<>])")
