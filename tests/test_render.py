@@ -301,6 +301,19 @@ def test_split_move_draws_two_numbered_arrows() -> None:
     assert landings == [lane[0], track[37]]
 
 
+def test_the_two_arrows_of_a_swap_bow_apart() -> None:
+    """A 2-swap's steps join the same two holes; each arrow curves to its own side."""
+    state = parse_position("rule two_swap: true\nturn: 2\npegs 0: 60\npegs 2: 40\nhand 2: 2")
+    arrows = with_class(root(svg(state, parse_notation("2 0:60-40 2:40-60"))), "move-arrow")
+    controls = []
+    for arrow in arrows:
+        shaft = arrow.findall(f"{NS}path")[0].get("d", "")
+        x, y = shaft.split("Q")[1].split()[0].split(",")
+        controls.append((float(x), float(y)))
+    assert len(controls) == 2
+    assert math.dist(*controls) > 1.0
+
+
 def test_single_step_move_draws_one_unnumbered_arrow() -> None:
     state = new_game(4, seed=2)
     move = next(m for m in legal_moves(state) if isinstance(m, Play))

@@ -651,11 +651,15 @@ class _Drawing:
     def arrows(self) -> None:
         move = self.move
         if isinstance(move, Play):
+            ends = [(step.src, step.dst) for step in move.steps]
             for number, step in enumerate(move.steps, 1):
-                self.arrow(step, number if len(move.steps) > 1 else None)
+                # the way back of a step already drawn (a swap) bows the other way, not over it
+                back = (step.dst, step.src) in ends[: number - 1]
+                self.arrow(step, number if len(move.steps) > 1 else None, outwards=back)
 
-    def arrow(self, step: Step, number: int | None) -> None:
-        """A curved arrow from the step's source to its destination, bowed into the board."""
+    def arrow(self, step: Step, number: int | None, *, outwards: bool = False) -> None:
+        """A curved arrow from the step's source to its destination, bowed into the board
+        (or, ``outwards``, away from its middle)."""
         geo = self.geo
         # A peg leaving start sets off from the middle of its start area.
         a = geo.start(step.seat, 0) if step.src == START else geo.location(step.seat, step.src)
@@ -664,7 +668,7 @@ class _Drawing:
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length
-        if nx * mx + ny * my > 0:  # bow towards the middle of the board
+        if (nx * mx + ny * my > 0) != outwards:  # bow towards the middle of the board
             nx, ny = -nx, -ny
         bulge = min(max(0.35 * length, 1.6), 4.0)
         if step.src == START and length < 4:  # straight out to the come-out hole
