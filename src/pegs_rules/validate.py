@@ -16,6 +16,11 @@ program) can be checked before use. It checks:
 * ``winner`` is set exactly when one team has every peg home, and the seat
   that brought the last one home is still to act (``game.end``).
 
+The functions that take a state do not call it up front (that would slow
+the engine down at every turn), but one that runs into a state it cannot work
+on raises :class:`~pegs_rules.errors.PositionError` naming every problem it
+finds (:func:`reraise`), never a bare ``TypeError`` or ``IndexError``.
+
 >>> from pegs_rules import new_game
 >>> validate(new_game(4, seed=1))
 []
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import NoReturn
 
 from pegs_rules.board import (
     MAX_PLAYERS,
@@ -42,7 +48,7 @@ from pegs_rules.board import (
     team_of,
 )
 from pegs_rules.cards import Rank, deck_counts
-from pegs_rules.errors import shown
+from pegs_rules.errors import PegsError, PositionError, shown
 from pegs_rules.rules import Rules
 from pegs_rules.state import GameState
 
@@ -55,7 +61,7 @@ def validate(state: object) -> list[str]:
     if not isinstance(rules, Rules):
         return [f"rules: not a Rules object: {type(rules).__name__}"]
     problems: list[str] = []
-    pegs_ok = _is_rows(state.pegs, _is_int)
+    pegs_ok = _is_rows(state.pegs, _is_location)
     if not pegs_ok:
         problems.append("pegs: expected a tuple of tuples of locations, one per seat")
     players = len(state.pegs) if isinstance(state.pegs, tuple) else 0
@@ -86,8 +92,42 @@ def validate(state: object) -> list[str]:
     return problems
 
 
+def malformed(problems: list[str]) -> PositionError:
+    """The error for a state the engine cannot work on, naming its ``problems``."""
+    return PositionError("malformed game state: " + "; ".join(problems))
+
+
+def reraise(state: object, error: Exception) -> NoReturn:
+    """Raise ``error``, caught while working on ``state``, as the caller should see it.
+
+    The library's own errors pass unchanged. Any other error comes from a state
+    the engine cannot work on (a hand-built one with a field of the wrong type
+    or length, a seat out of range, ...): it is raised as
+    :class:`~pegs_rules.errors.PositionError` naming every problem
+    :func:`validate` finds, from the original error. If it finds none, the
+    state is sound and the error has another cause (a bug, or another bad
+    argument): it is raised as it is, not blamed on the state.
+
+    >>> from dataclasses import replace
+    >>> from pegs_rules import new_game, legal_moves
+    >>> legal_moves(replace(new_game(4, seed=1), turn=9))
+    Traceback (most recent call last):
+    ...
+    pegs_rules.errors.PositionError: malformed game state: turn: 9 is not a seat (0..3)
+    """
+    problems = [] if isinstance(error, PegsError) else validate(state)
+    if not problems:
+        raise error
+    raise malformed(problems) from error
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_location(value: object) -> bool:
+    """A plain int: the engine takes no subclass (a bool, a card) for a location."""
+    return type(value) is int
 
 
 def _is_rows(rows: object, item: Callable[[object], bool]) -> bool:
