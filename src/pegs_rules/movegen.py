@@ -35,6 +35,7 @@ from pegs_rules.moves import Discard, Move, Pass, Play, Step
 from pegs_rules.paths import Paths, paths_for
 from pegs_rules.rules import Control, InSpotOccupied, JokerSource, Nine, Rules
 from pegs_rules.state import GameState
+from pegs_rules.validate import reraise
 
 _JOKER: Final = Rank.JOKER
 """The joker, as a constant: the compiled build reads it without a lookup."""
@@ -346,15 +347,19 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     ``turn.must-play``: if any card but a joker is playable, only plays are
     legal (any playable card, jokers included). ``turn.discard``: otherwise
     the seat may play a joker or discard any one card. An empty hand passes.
-    A finished game has no moves.
+    A finished game has no moves. A state the engine cannot work on raises
+    :class:`~pegs_rules.errors.PositionError` (see :func:`~pegs_rules.validate`).
     """
     if not isinstance(state, GameState):
         raise PegsError(f"not a game state: {type(state).__name__}")
-    if state.winner is not None:
-        return ()
-    if not state.hands[state.turn]:
-        return (Pass(),)
-    return _found(state).moves
+    try:
+        if state.winner is not None:
+            return ()
+        if not state.hands[state.turn]:
+            return (Pass(),)
+        return _found(state).moves
+    except Exception as error:
+        reraise(state, error)
 
 
 def has_playable_card(state: GameState) -> bool:

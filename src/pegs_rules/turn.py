@@ -19,6 +19,7 @@ from pegs_rules.moves import Discard, Move, Pass, Play
 from pegs_rules.reasons import other_writing, why_illegal
 from pegs_rules.sequence import carry_out
 from pegs_rules.state import GameState
+from pegs_rules.validate import reraise
 
 
 def apply(state: GameState, move: Move) -> GameState:
@@ -29,7 +30,8 @@ def apply(state: GameState, move: Move) -> GameState:
     except that a listed split may be given in its other order when that
     leaves the same position (``card.seven.split.order``), and a listed swap
     of two movable pegs written from the other peg (``variant.two-swap.order``):
-    each is the same move.
+    each is the same move. A state the engine cannot work on raises
+    :class:`~pegs_rules.errors.PositionError` (see :func:`~pegs_rules.validate`).
 
     >>> from pegs_rules import new_game, legal_moves
     >>> game = new_game(4, seed=1)
@@ -39,19 +41,22 @@ def apply(state: GameState, move: Move) -> GameState:
     """
     if not isinstance(state, GameState):
         raise PegsError(f"not a game state: {type(state).__name__}")
-    if state.winner is None:
-        hand = state.hands[state.turn]
-        if isinstance(move, Play) and isinstance(move.card, Rank) and move.card in hand:
-            effects = play_effects(state, move)
-            if effects is not None:
-                return carry_out(state, move.card, effects)
-            same = other_writing(state, move)  # card.seven.split.order, variant.two-swap.order
-            if same is not None:
-                return carry_out(state, move.card, same[1])
-        elif isinstance(move, Discard) and isinstance(move.card, Rank) and move.card in hand:
-            if not has_playable_card(state):
-                return carry_out(state, move.card, [])
-        elif isinstance(move, Pass) and not hand:
-            return carry_out(state, None, [])
-    rule, reason = why_illegal(state, move)
+    try:
+        if state.winner is None:
+            hand = state.hands[state.turn]
+            if isinstance(move, Play) and isinstance(move.card, Rank) and move.card in hand:
+                effects = play_effects(state, move)
+                if effects is not None:
+                    return carry_out(state, move.card, effects)
+                same = other_writing(state, move)  # card.seven.split.order, variant.two-swap.order
+                if same is not None:
+                    return carry_out(state, move.card, same[1])
+            elif isinstance(move, Discard) and isinstance(move.card, Rank) and move.card in hand:
+                if not has_playable_card(state):
+                    return carry_out(state, move.card, [])
+            elif isinstance(move, Pass) and not hand:
+                return carry_out(state, None, [])
+        rule, reason = why_illegal(state, move)
+    except Exception as error:
+        reraise(state, error)
     raise IllegalMoveError(rule, reason)
