@@ -79,6 +79,7 @@ from pegs_rules.rules import Nine, Rules
 from pegs_rules.sequence import moved
 from pegs_rules.state import GameState, board_for
 from pegs_rules.turn import apply
+from pegs_rules.validate import reraise
 from pegs_rules.views import PlayerView, determinize, view
 
 __all__ = [
@@ -121,7 +122,11 @@ class Bot(Protocol):
 
 def decide(bot: Bot, state: GameState) -> Move:
     """The move ``bot`` makes for the seat to act in ``state``, shown only that seat's view."""
-    return bot.choose(view(state, state.turn), legal_moves(state))
+    seen, moves = view(state, state.turn), legal_moves(state)
+    try:
+        return bot.choose(seen, moves)
+    except Exception as error:  # what a malformed state makes a bot fail with is a PositionError
+        reraise(state, error)
 
 
 def _check(seen: object, moves: tuple[Move, ...]) -> PlayerView:

@@ -45,6 +45,7 @@ from pegs_rules.moves import Discard, Move, Pass, Play, Step
 from pegs_rules.reasons import other_writing
 from pegs_rules.state import GameState
 from pegs_rules.turn import apply
+from pegs_rules.validate import reraise
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,25 +160,29 @@ Event = (
 def apply_with_events(state: GameState, move: Move) -> tuple[GameState, tuple[Event, ...]]:
     """:func:`~pegs_rules.apply` ``move``, and say what happened, in order.
 
-    Raises :class:`~pegs_rules.errors.IllegalMoveError` exactly as ``apply`` does.
+    Raises :class:`~pegs_rules.errors.IllegalMoveError` and
+    :class:`~pegs_rules.errors.PositionError` exactly as ``apply`` does.
     """
     after = apply(state, move)
-    seat = state.turn
-    events: list[Event] = []
-    played: Rank | None = None
-    if isinstance(move, Play):
-        move, effects = _listed(state, move)
-        played = move.card
-        events.append(CardPlayed(seat, move.card))
-        events += _peg_events(move, effects)
-    elif isinstance(move, Discard):
-        played = move.card
-        events.append(CardDiscarded(seat, move.card))
-    elif isinstance(move, Pass):
-        events.append(Passed(seat))
-    events += _draw_events(state, after, played)
-    if after.winner is not None:
-        events.append(GameOver(after.winner))
+    try:
+        seat = state.turn
+        events: list[Event] = []
+        played: Rank | None = None
+        if isinstance(move, Play):
+            move, effects = _listed(state, move)
+            played = move.card
+            events.append(CardPlayed(seat, move.card))
+            events += _peg_events(move, effects)
+        elif isinstance(move, Discard):
+            played = move.card
+            events.append(CardDiscarded(seat, move.card))
+        elif isinstance(move, Pass):
+            events.append(Passed(seat))
+        events += _draw_events(state, after, played)
+        if after.winner is not None:
+            events.append(GameOver(after.winner))
+    except Exception as error:
+        reraise(state, error)
     return after, tuple(events)
 
 

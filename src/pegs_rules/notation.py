@@ -53,6 +53,7 @@ from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Discard, Move, Pass, Play, Step, parse_notation
 from pegs_rules.reasons import card_rule, other_writing, why_illegal
 from pegs_rules.state import GameState
+from pegs_rules.validate import reraise
 
 _ANY_HOME = "h"
 """A location pattern: any hole of the peg's home lane."""
@@ -107,35 +108,38 @@ def parse_move(state: GameState, text: str) -> Move:
         raise PegsError(f"not a game state: {type(state).__name__}")
     if not isinstance(text, str):
         raise NotationError(f"a move is written as text, not {type(text).__name__}")
-    legal = legal_moves(state)
-    move: Move | tuple[Rank, list[_StepPattern]]
     try:
-        move = parse_notation(text)
-    except NotationError:
-        move = _read(text)
-    if not isinstance(move, tuple):
-        if move in legal:
-            return move
-        same = other_writing(state, move)
-        if same is not None:
-            return same[0]
-        raise IllegalMoveError(*why_illegal(state, move))
-    card, steps = move
-    found: list[Move] = [
-        m
-        for m in legal
-        if isinstance(m, Play)
-        and m.card is card
-        and (not steps or len(m.steps) == len(steps))
-        and all(p.matches(s) for p, s in zip(steps, m.steps, strict=False))
-    ]
-    if not found and len(steps) == 2:  # card.seven.split.order, variant.two-swap.order
-        found = list(_other_orders(state, legal, card, steps))
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise AmbiguousMoveError(text, found)
-    raise _no_match(state, legal, text, card, steps)
+        legal = legal_moves(state)
+        move: Move | tuple[Rank, list[_StepPattern]]
+        try:
+            move = parse_notation(text)
+        except NotationError:
+            move = _read(text)
+        if not isinstance(move, tuple):
+            if move in legal:
+                return move
+            same = other_writing(state, move)
+            if same is not None:
+                return same[0]
+            raise IllegalMoveError(*why_illegal(state, move))
+        card, steps = move
+        found: list[Move] = [
+            m
+            for m in legal
+            if isinstance(m, Play)
+            and m.card is card
+            and (not steps or len(m.steps) == len(steps))
+            and all(p.matches(s) for p, s in zip(steps, m.steps, strict=False))
+        ]
+        if not found and len(steps) == 2:  # card.seven.split.order, variant.two-swap.order
+            found = list(_other_orders(state, legal, card, steps))
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise AmbiguousMoveError(text, found)
+        raise _no_match(state, legal, text, card, steps)
+    except Exception as error:
+        reraise(state, error)
 
 
 def _other_orders(
@@ -245,18 +249,21 @@ def format_move(state: GameState, move: Move, *, short: bool = False) -> str:
     """
     if not isinstance(state, GameState):
         raise PegsError(f"not a game state: {type(state).__name__}")
-    if move not in legal_moves(state):
-        raise IllegalMoveError(*why_illegal(state, move))
-    text = str(move)
-    if not short or not isinstance(move, Play):
-        return text
-    for candidate in _shorthands(move):
-        try:
-            if parse_move(state, candidate) == move:
-                return candidate
-        except PegsError:
-            continue
-    return text  # pragma: no cover - the canonical text always resolves
+    try:
+        if move not in legal_moves(state):
+            raise IllegalMoveError(*why_illegal(state, move))
+        text = str(move)
+        if not short or not isinstance(move, Play):
+            return text
+        for candidate in _shorthands(move):
+            try:
+                if parse_move(state, candidate) == move:
+                    return candidate
+            except PegsError:
+                continue
+        return text  # pragma: no cover - the canonical text always resolves
+    except Exception as error:
+        reraise(state, error)
 
 
 def _shorthands(play: Play) -> list[str]:

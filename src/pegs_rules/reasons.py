@@ -28,6 +28,7 @@ from pegs_rules.movegen import forward_steps, hand_plays, legal_moves, movable_s
 from pegs_rules.moves import Discard, Pass, Play, Step
 from pegs_rules.rules import InSpotOccupied, JokerSource, Nine
 from pegs_rules.state import GameState
+from pegs_rules.validate import reraise
 from pegs_rules.workboard import Tables, WorkBoard, tables
 
 _CARD_RULE = {Rank.ACE: "card.ace", Rank.SEVEN: "card.seven", Rank.EIGHT: "card.eight"}
@@ -381,22 +382,28 @@ def explain(state: GameState, move: object) -> Explanation:
     written the other way round is legal: it is that move (a split in its
     other order with the same result, ``card.seven.split.order``; a swap of
     two movable pegs written from the other peg, ``variant.two-swap.order``).
+    A state the engine cannot work on raises
+    :class:`~pegs_rules.errors.PositionError` (see :func:`~pegs_rules.validate`).
     """
     if not isinstance(state, GameState):
         raise PegsError(f"not a game state: {type(state).__name__}")
+    moves = legal_moves(state)
     try:
-        legal = move in legal_moves(state)
+        legal = move in moves
     except TypeError:  # an object whose comparison fails is no move
         legal = False
     if legal:
         return Explanation(True, None, f"{move} is a legal move for seat {state.turn}")
-    same = other_writing(state, move)
-    if same is not None:
-        listed = same[0]
-        if listed.card is Rank.TWO:
-            how = "written from the other peg (variant.two-swap.order)"
-        else:
-            how = "in the other order, with the same result (card.seven.split.order)"
-        return Explanation(True, None, f"{move} is the legal move {listed} {how}")
-    rule, reason = why_illegal(state, move)
+    try:
+        same = other_writing(state, move)
+        if same is not None:
+            listed = same[0]
+            if listed.card is Rank.TWO:
+                how = "written from the other peg (variant.two-swap.order)"
+            else:
+                how = "in the other order, with the same result (card.seven.split.order)"
+            return Explanation(True, None, f"{move} is the legal move {listed} {how}")
+        rule, reason = why_illegal(state, move)
+    except Exception as error:
+        reraise(state, error)
     return Explanation(False, rule, reason)

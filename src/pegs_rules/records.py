@@ -52,6 +52,7 @@ from pegs_rules.reasons import other_writing
 from pegs_rules.rules import ARIZONA, Rules
 from pegs_rules.state import GameState, deal, new_game
 from pegs_rules.turn import apply
+from pegs_rules.validate import reraise
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -161,46 +162,49 @@ def record_of(start: GameState, moves: Iterable[Move | str]) -> GameRecord:
     """
     if not isinstance(start, GameState):
         raise PegsError(f"not a game state: {type(start).__name__}")
-    fresh = (
-        start.ply == 0
-        and start.reshuffles == 0
-        and start.winner is None
-        and not start.discard_pile
-        and all(p == START for locs in start.pegs for p in locs)
-    )
-    if not fresh:
-        raise PositionError(
-            "a record starts from a fresh deal: ply 0, all pegs in start, no discards"
+    try:
+        fresh = (
+            start.ply == 0
+            and start.reshuffles == 0
+            and start.winner is None
+            and not start.discard_pile
+            and all(p == START for locs in start.pegs for p in locs)
         )
-    texts = _listed_texts(start, moves)
+        if not fresh:
+            raise PositionError(
+                "a record starts from a fresh deal: ply 0, all pegs in start, no discards"
+            )
+        texts = _listed_texts(start, moves)
 
-    def make(dealer: int | None, deck: tuple[Rank, ...] | None = None) -> GameRecord:
-        return GameRecord(
-            rules=start.rules,
-            players=start.players,
-            seed=start.seed,
-            dealer=dealer,
-            deck=deck,
-            moves=texts,
-        )
+        def make(dealer: int | None, deck: tuple[Rank, ...] | None = None) -> GameRecord:
+            return GameRecord(
+                rules=start.rules,
+                players=start.players,
+                seed=start.seed,
+                dealer=dealer,
+                deck=deck,
+                moves=texts,
+            )
 
-    for dealer in (None, start.dealer):
-        try:
-            dealt = new_game(start.players, seed=start.seed, rules=start.rules, dealer=dealer)
-        except PegsError:
-            break
-        if dealt == start:
-            return make(dealer)
-    deck = _undeal(start)
-    record = None
-    if deck is not None:
-        try:
-            record = make(start.dealer, deck)
-        except FormatError:
-            record = None
-    if record is None or record.start() != start:
-        raise PositionError("this position is not a deal of the deck that the rules use")
-    return record
+        for dealer in (None, start.dealer):
+            try:
+                dealt = new_game(start.players, seed=start.seed, rules=start.rules, dealer=dealer)
+            except PegsError:
+                break
+            if dealt == start:
+                return make(dealer)
+        deck = _undeal(start)
+        record = None
+        if deck is not None:
+            try:
+                record = make(start.dealer, deck)
+            except FormatError:
+                record = None
+        if record is None or record.start() != start:
+            raise PositionError("this position is not a deal of the deck that the rules use")
+        return record
+    except Exception as error:
+        reraise(start, error)
 
 
 def _listed_texts(start: GameState, moves: Iterable[Move | str]) -> tuple[str, ...]:

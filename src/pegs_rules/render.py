@@ -68,6 +68,7 @@ from pegs_rules.board import (
 from pegs_rules.errors import PositionError
 from pegs_rules.moves import Discard, Move, Pass, Play, Step
 from pegs_rules.state import GameState
+from pegs_rules.validate import reraise
 
 __all__ = ["SEAT_COLOURS", "svg", "text"]
 
@@ -110,60 +111,63 @@ def text(state: GameState, move: Move | None = None, *, compact: bool = False) -
     >>> print(text(new_game(8, seed=1), compact=True).splitlines()[3])
     seat 0:   0  . . .<.>. . . .[.]. . . . . . . . .  17  start 5  home . . . . .
     """
-    _check_state(state)
-    _check_move(state, move)
-    board = state.board
-    lines = [_headline(state, compact)]
-    if move is not None:
-        lines.append(f"move: {move}" if compact else f"move: {_describe(move)}")
-    lines.append(
-        "key: . empty hole, digit = a peg of that seat, <x> in-spot, [x] come-out"
-        if compact
-        else "key: . empty hole, digit = a peg of that seat, "
-        "<x> in-spot (turn into home), [x] come-out (leave start)"
-    )
-    occupant = {p: seat for seat, locs in enumerate(state.pegs) for p in locs if is_track(p)}
-    seat_width = len(str(board.players - 1))
-    hole_width = len(str(board.track_length - 1))
-    if compact:
-        hole_width = 3
-
-    def prefix(seat: int) -> str:
-        return f"seat {seat:<{seat_width}}: {board.corner(seat):>{hole_width}} "
-
-    if compact:
-        marks = {0: "+0", IN_SPOT_OFFSET: "+3", COME_OUT_OFFSET: "+8", SIDE_HOLES - 1: "+17"}
-        ruler = [" "] * (2 * SIDE_HOLES + 2)
-        for k, mark in marks.items():
-            ruler[2 * k : 2 * k + len(mark)] = mark
-        lines.append(" " * len(prefix(0)) + "".join(ruler).rstrip())
-    else:
-        ruler_text = "".join(f"+{k:<2}" for k in range(SIDE_HOLES))
-        lines.append(" " * len(prefix(0)) + ruler_text.rstrip())
-    for seat in board.seats:
-        cells = []
-        for k in range(SIDE_HOLES):
-            hole = board.corner(seat) + k
-            mark = str(occupant[hole]) if hole in occupant else "."
-            if compact:
-                before = {IN_SPOT_OFFSET: "<", IN_SPOT_OFFSET + 1: ">"}.get(k, " ")
-                before = {COME_OUT_OFFSET: "[", COME_OUT_OFFSET + 1: "]"}.get(k, before)
-                cells.append(before + mark)
-            elif k == IN_SPOT_OFFSET:
-                cells.append(f"<{mark}>")
-            elif k == COME_OUT_OFFSET:
-                cells.append(f"[{mark}]")
-            else:
-                cells.append(f" {mark} ")
-        locs = state.pegs[seat]
-        lane = " ".join(str(seat) if loc in locs else "." for loc in board.home_holes())
-        last = board.corner(seat) + SIDE_HOLES - 1
-        home_text = f"home {lane}" if compact else f"home h1-h{HOME_HOLES} [{lane}]"
+    try:
+        _check_state(state)
+        _check_move(state, move)
+        board = state.board
+        lines = [_headline(state, compact)]
+        if move is not None:
+            lines.append(f"move: {move}" if compact else f"move: {_describe(move)}")
         lines.append(
-            f"{prefix(seat)}{''.join(cells)} {last:>{hole_width}}"
-            f"  start {locs.count(START)}  {home_text}"
+            "key: . empty hole, digit = a peg of that seat, <x> in-spot, [x] come-out"
+            if compact
+            else "key: . empty hole, digit = a peg of that seat, "
+            "<x> in-spot (turn into home), [x] come-out (leave start)"
         )
-    return "\n".join(lines)
+        occupant = {p: seat for seat, locs in enumerate(state.pegs) for p in locs if is_track(p)}
+        seat_width = len(str(board.players - 1))
+        hole_width = len(str(board.track_length - 1))
+        if compact:
+            hole_width = 3
+
+        def prefix(seat: int) -> str:
+            return f"seat {seat:<{seat_width}}: {board.corner(seat):>{hole_width}} "
+
+        if compact:
+            marks = {0: "+0", IN_SPOT_OFFSET: "+3", COME_OUT_OFFSET: "+8", SIDE_HOLES - 1: "+17"}
+            ruler = [" "] * (2 * SIDE_HOLES + 2)
+            for k, mark in marks.items():
+                ruler[2 * k : 2 * k + len(mark)] = mark
+            lines.append(" " * len(prefix(0)) + "".join(ruler).rstrip())
+        else:
+            ruler_text = "".join(f"+{k:<2}" for k in range(SIDE_HOLES))
+            lines.append(" " * len(prefix(0)) + ruler_text.rstrip())
+        for seat in board.seats:
+            cells = []
+            for k in range(SIDE_HOLES):
+                hole = board.corner(seat) + k
+                mark = str(occupant[hole]) if hole in occupant else "."
+                if compact:
+                    before = {IN_SPOT_OFFSET: "<", IN_SPOT_OFFSET + 1: ">"}.get(k, " ")
+                    before = {COME_OUT_OFFSET: "[", COME_OUT_OFFSET + 1: "]"}.get(k, before)
+                    cells.append(before + mark)
+                elif k == IN_SPOT_OFFSET:
+                    cells.append(f"<{mark}>")
+                elif k == COME_OUT_OFFSET:
+                    cells.append(f"[{mark}]")
+                else:
+                    cells.append(f" {mark} ")
+            locs = state.pegs[seat]
+            lane = " ".join(str(seat) if loc in locs else "." for loc in board.home_holes())
+            last = board.corner(seat) + SIDE_HOLES - 1
+            home_text = f"home {lane}" if compact else f"home h1-h{HOME_HOLES} [{lane}]"
+            lines.append(
+                f"{prefix(seat)}{''.join(cells)} {last:>{hole_width}}"
+                f"  start {locs.count(START)}  {home_text}"
+            )
+        return "\n".join(lines)
+    except Exception as error:
+        reraise(state, error)
 
 
 def _headline(state: GameState, compact: bool = False) -> str:
@@ -358,23 +362,26 @@ def svg(
     Raises :class:`~pegs_rules.errors.PositionError` for a highlight that is
     not a track hole or a move that cannot be drawn on this board.
     """
-    _check_state(state)
-    _check_move(state, move)
-    if isinstance(size, bool) or not isinstance(size, int) or size < 50:
-        raise PositionError(f"size must be a whole number of pixels >= 50, not {size!r}")
-    board = state.board
-    holes = list(highlight)
-    for hole in holes:
-        if (
-            isinstance(hole, bool)
-            or not isinstance(hole, int)
-            or not 0 <= hole < board.track_length
-        ):
-            raise PositionError(
-                f"cannot highlight {hole!r}: track holes are 0..{board.track_length - 1}"
-            )
-    marked = sorted(set(holes))
-    return _Drawing(state, move, marked, labels, size).document()
+    try:
+        _check_state(state)
+        _check_move(state, move)
+        if isinstance(size, bool) or not isinstance(size, int) or size < 50:
+            raise PositionError(f"size must be a whole number of pixels >= 50, not {size!r}")
+        board = state.board
+        holes = list(highlight)
+        for hole in holes:
+            if (
+                isinstance(hole, bool)
+                or not isinstance(hole, int)
+                or not 0 <= hole < board.track_length
+            ):
+                raise PositionError(
+                    f"cannot highlight {hole!r}: track holes are 0..{board.track_length - 1}"
+                )
+        marked = sorted(set(holes))
+        return _Drawing(state, move, marked, labels, size).document()
+    except Exception as error:
+        reraise(state, error)
 
 
 _INK = "#222222"

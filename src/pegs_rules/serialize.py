@@ -97,7 +97,7 @@ from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from enum import Enum
 from functools import cache
-from typing import Any, Literal, TypeVar, Union, overload
+from typing import Any, Literal, NoReturn, TypeVar, Union, overload
 
 from pegs_rules.board import Location, location_name, parse_location
 from pegs_rules.cards import Rank
@@ -120,7 +120,7 @@ from pegs_rules.records import GameRecord
 from pegs_rules.rules import Rules
 from pegs_rules.rulings import RULINGS
 from pegs_rules.state import GameState
-from pegs_rules.validate import validate
+from pegs_rules.validate import reraise, validate
 from pegs_rules.views import PlayerView, determinize
 
 FORMAT = 1
@@ -147,7 +147,9 @@ def to_json(value: Document, *, indent: int | None = None) -> str:
 
     A number that Python cannot write as text (a hand-built state holding a
     whole number of over 4,300 digits anywhere but in its seed) raises
-    :class:`~pegs_rules.errors.FormatError`.
+    :class:`~pegs_rules.errors.FormatError`; so does any other value JSON has
+    no form for, except in a state, which raises
+    :class:`~pegs_rules.errors.PositionError` naming its problems.
     """
     data = to_data(value)
     try:
@@ -156,15 +158,28 @@ def to_json(value: Document, *, indent: int | None = None) -> str:
         seed = data.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise FormatError(["$: a whole number in this value is too long to write"]) from None
+    except TypeError as error:
+        _unwritable(value, error)
     data["seed"] = float("nan")  # a placeholder no string can imitate: written bare as NaN
-    return _dumps(data, indent).replace('"seed": NaN', f'"seed": {_digits(seed)}', 1)
+    return _dumps(value, data, indent).replace('"seed": NaN', f'"seed": {_digits(seed)}', 1)
 
 
-def _dumps(data: dict[str, Any], indent: int | None) -> str:
+def _dumps(value: Document, data: dict[str, Any], indent: int | None) -> str:
     try:
         return json.dumps(data, indent=indent)
     except ValueError:  # a whole number too long to write as text
         raise FormatError(["$: a whole number in this value is too long to write"]) from None
+    except TypeError as error:
+        _unwritable(value, error)
+
+
+def _unwritable(value: Document, error: TypeError) -> NoReturn:
+    """Raise for a hand-built ``value`` holding something JSON has no form for."""
+    if isinstance(value, GameState):
+        reraise(value, error)
+    raise FormatError(
+        [f"$: this {type(value).__name__} holds a value JSON cannot write"]
+    ) from error
 
 
 def _digits(number: int) -> str:
@@ -173,10 +188,17 @@ def _digits(number: int) -> str:
 
 
 def to_data(value: Document) -> dict[str, Any]:
-    """``value`` as the JSON-ready dict that :func:`to_json` writes."""
+    """``value`` as the JSON-ready dict that :func:`to_json` writes.
+
+    A state that cannot be written raises :class:`~pegs_rules.errors.PositionError`
+    naming its problems (see :func:`~pegs_rules.validate`).
+    """
     head: dict[str, Any] = {"format": FORMAT}
     if isinstance(value, GameState):
-        return head | {"type": "state"} | _state_data(value)
+        try:
+            return head | {"type": "state"} | _state_data(value)
+        except Exception as error:
+            reraise(value, error)
     if isinstance(value, (Play, Discard, Pass)):
         return head | {"type": "move"} | _move_data(value)
     if isinstance(value, Rules):

@@ -259,28 +259,40 @@ class GameState:
             if self.winner is not None
             else f"seat {shown(self.turn)} to act"
         )
-        return (
-            f"<GameState {self.rules.name} {self.players}p ply {shown(self.ply)}: {status}, "
-            f"draw {self.draw_pile_size}, discard {len(self.discard_pile)}>"
-        )
+        try:
+            return (
+                f"<GameState {self.rules.name} {self.players}p ply {shown(self.ply)}: {status}, "
+                f"draw {self.draw_pile_size}, discard {len(self.discard_pile)}>"
+            )
+        except Exception:  # a repr never fails: it is what error messages and debuggers show
+            return f"<GameState, malformed: ply {shown(self.ply)}: {status}>"
 
     def __str__(self) -> str:
-        """The position in the text form that :func:`~pegs_rules.position.parse_position` reads."""
-        base = PRESETS.get(self.rules.name, ARIZONA)
-        lines = [f"rules: {base.name}"]
-        for name in self.rules.__dataclass_fields__:
-            if getattr(self.rules, name) != getattr(base, name):
-                lines.append(f"rule {name}: {rule_text(self.rules, name)}")
-        lines += [f"players: {self.players}", f"turn: {shown(self.turn)}"]
-        lines.append(f"dealer: {shown(self.dealer)}")
-        for seat, locs in enumerate(self.pegs):
-            lines.append(f"pegs {seat}: " + " ".join(location_name(p) for p in locs))
-        for seat, hand in enumerate(self.hands):
-            lines.append(f"hand {seat}: {format_cards(hand)}".rstrip())
-        lines.append(f"draw: {format_cards(self.draw_pile)}".rstrip())
-        lines.append(f"discard: {format_cards(self.discard_pile)}".rstrip())
-        if self.winner is not None:
-            lines.append(f"winner: {shown(self.winner)}")
+        """The position in the text form that :func:`~pegs_rules.position.parse_position` reads.
+
+        A state that cannot be written so raises :class:`~pegs_rules.errors.PositionError`
+        naming its problems (see :func:`~pegs_rules.validate`).
+        """
+        try:
+            base = PRESETS.get(self.rules.name, ARIZONA)
+            lines = [f"rules: {base.name}"]
+            for name in self.rules.__dataclass_fields__:
+                if getattr(self.rules, name) != getattr(base, name):
+                    lines.append(f"rule {name}: {rule_text(self.rules, name)}")
+            lines += [f"players: {self.players}", f"turn: {shown(self.turn)}"]
+            lines.append(f"dealer: {shown(self.dealer)}")
+            for seat, locs in enumerate(self.pegs):
+                lines.append(f"pegs {seat}: " + " ".join(location_name(p) for p in locs))
+            for seat, hand in enumerate(self.hands):
+                lines.append(f"hand {seat}: {format_cards(hand)}".rstrip())
+            lines.append(f"draw: {format_cards(self.draw_pile)}".rstrip())
+            lines.append(f"discard: {format_cards(self.discard_pile)}".rstrip())
+            if self.winner is not None:
+                lines.append(f"winner: {shown(self.winner)}")
+        except Exception as error:
+            from pegs_rules.validate import reraise  # here: pegs_rules.validate imports this module
+
+            reraise(self, error)
         return "\n".join(lines)
 
 

@@ -37,7 +37,7 @@ from pegs_rules.cards import Rank, deck_counts, format_cards
 from pegs_rules.errors import PegsError, PositionError, shown
 from pegs_rules.rules import Rules
 from pegs_rules.state import GameState
-from pegs_rules.validate import validate
+from pegs_rules.validate import malformed, reraise, validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,25 +99,36 @@ class PlayerView:
 
 
 def view(state: GameState, seat: int) -> PlayerView:
-    """What ``seat`` may know of ``state``."""
+    """What ``seat`` may know of ``state``.
+
+    A state whose fields do not hold values of their documented types, or that
+    the view cannot be made of, raises :class:`~pegs_rules.errors.PositionError`
+    naming its problems (see :func:`~pegs_rules.validate`).
+    """
     if not isinstance(state, GameState):
         raise PegsError(f"not a game state: {type(state).__name__}")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise PositionError(f"no seat {shown(seat)} among {state.players}")
-    return PlayerView(
-        seat=seat,
-        rules=state.rules,
-        pegs=state.pegs,
-        hand=state.hands[seat],
-        hand_sizes=tuple(len(hand) for hand in state.hands),
-        draw_pile_size=len(state.draw_pile),
-        discard_pile=state.discard_pile,
-        turn=state.turn,
-        dealer=state.dealer,
-        reshuffles=state.reshuffles,
-        ply=state.ply,
-        winner=state.winner,
-    )
+    try:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+            raise PositionError(f"no seat {shown(seat)} among {state.players}")
+        seen = PlayerView(
+            seat=seat,
+            rules=state.rules,
+            pegs=state.pegs,
+            hand=state.hands[seat],
+            hand_sizes=tuple(len(hand) for hand in state.hands),
+            draw_pile_size=len(state.draw_pile),
+            discard_pile=state.discard_pile,
+            turn=state.turn,
+            dealer=state.dealer,
+            reshuffles=state.reshuffles,
+            ply=state.ply,
+            winner=state.winner,
+        )
+    except Exception as error:
+        reraise(state, error)
+    if _wrong_types(seen):  # a view goes to clients and bots: never one of the wrong types
+        raise malformed(validate(state))
+    return seen
 
 
 def determinize(seen: PlayerView, rng: random.Random) -> GameState:
