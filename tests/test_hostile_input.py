@@ -1,8 +1,11 @@
 """Hostile input is bounded and answered with the library's documented errors.
 
 Regression tests for what a probe once found (huge seat and deck counts, numbers too long to
-print, files that are not UTF-8, views with wrong field types), and a property test that the
-loaders let nothing but :class:`~pegs_rules.errors.PegsError` escape, whatever they are given.
+print, files that are not UTF-8, views with wrong field types), a property test that the
+loaders let nothing but :class:`~pegs_rules.errors.PegsError` escape, whatever they are given,
+and one that every function taking a state answers a hand-built state with any field, seat's
+pegs or hand, peg or card replaced by junk, or raises a PegsError (a PositionError naming what
+:func:`~pegs_rules.validate` finds, where the state is what it cannot work on).
 """
 
 from __future__ import annotations
@@ -15,19 +18,24 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from played import examples, reached_states
 
 from pegs_rules import (
     ARIZONA,
     FormatError,
     GameState,
+    IllegalMoveError,
+    Pass,
     PegsError,
     PositionError,
     Rules,
     apply,
+    apply_with_events,
     determinize,
     explain,
+    format_move,
     from_data,
     from_json,
     legal_moves,
@@ -40,12 +48,14 @@ from pegs_rules import (
     validate,
     view,
 )
-from pegs_rules.board import MAX_PLAYERS, Board
+from pegs_rules.board import MAX_PLAYERS, START, Board
+from pegs_rules.bots import RandomBot, decide
 from pegs_rules.cards import Rank, build_deck, deck_counts
 from pegs_rules.errors import RulesError
 from pegs_rules.paths import paths_for
 from pegs_rules.render import svg, text
 from pegs_rules.rules import MAX_DECKS, MAX_JOKERS, STANDARD, with_rule
+from pegs_rules.validate import reraise
 from pegs_rules.workboard import tables
 
 HUGE = 10**5000
@@ -273,6 +283,134 @@ def test_determinize_draws_each_sample_its_own_seed() -> None:
     assert len(set(seeds)) == 20
     again = [determinize(seen, random.Random(n)).seed for n in range(20)]
     assert again == seeds
+
+
+# --- hand-built states, however malformed --------------------------------------------------------
+
+junk: st.SearchStrategy[Any] = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 200),
+    st.integers(995, 1010),  # around the home holes
+    st.just(HUGE),
+    st.floats(),
+    st.text(max_size=3),
+    st.sampled_from(Rank),
+    st.builds(object),
+    st.lists(st.integers(-2, 200), max_size=6),
+    st.lists(st.integers(-2, 200), max_size=6).map(tuple),
+    st.lists(st.sampled_from(Rank), max_size=7).map(tuple),
+    st.lists(st.lists(st.integers(-2, 200), max_size=6).map(tuple), max_size=9).map(tuple),
+    st.lists(st.lists(st.sampled_from(Rank), max_size=7).map(tuple), max_size=9).map(tuple),
+)
+"""Values of the wrong type, length or range for any field, row or item of a state."""
+STATE_FIELDS = [field.name for field in dataclasses.fields(GameState)]
+
+
+@st.composite
+def spoiled_states(draw: st.DrawFn) -> tuple[GameState, GameState]:
+    """A state reached by real play (4, 6 or 8 seats, either preset), and that state with one
+    field, one seat's pegs or hand, or one peg or card of it (or one added) replaced by junk."""
+    state = draw(reached_states())
+    value: Any = draw(junk)
+    part = draw(st.sampled_from(["field", "seat", "item"]))
+    if part == "field":
+        field = draw(st.sampled_from(STATE_FIELDS))
+        return state, dataclasses.replace(state, **{field: value})
+    field = draw(st.sampled_from(["pegs", "hands"]))
+    rows: list[Any] = list(getattr(state, field))
+    seat = draw(st.integers(0, len(rows) - 1))
+    if part == "seat":
+        rows[seat] = value
+    else:
+        row = list(rows[seat])
+        at = draw(st.integers(0, len(row)))  # len(row): one more item
+        row[at : at + 1] = [value]
+        rows[seat] = tuple(row)
+    spoiled: Any = tuple(rows)
+    return state, dataclasses.replace(state, **{field: spoiled})
+
+
+@settings(max_examples=examples(3))
+@given(spoiled_states(), st.integers(0, 1000))
+def test_a_hand_built_state_however_malformed_gets_only_library_errors(
+    states: tuple[GameState, GameState], pick: int
+) -> None:
+    original, state = states
+    problems = validate(state)
+    assert all(isinstance(problem, str) and problem for problem in problems)
+    assert repr(state).startswith("<GameState")
+    moves = legal_moves(original)
+    move = moves[pick % len(moves)] if moves else Pass()
+    # each call, and the errors it may raise besides PositionError for what it is given
+    calls: list[tuple[Any, tuple[type[PegsError], ...]]] = [
+        (lambda: legal_moves(state), ()),
+        (lambda: view(state, original.turn), ()),
+        (lambda: str(state), ()),
+        (lambda: svg(state, move), ()),
+        (lambda: text(state, move, compact=True), ()),
+        (lambda: to_json(state), (FormatError,)),  # a whole number too long to write
+        (lambda: record_of(state, [move]), ()),
+        (lambda: explain(state, move), ()),
+        (lambda: apply(state, move), (IllegalMoveError,)),
+        (lambda: apply_with_events(state, move), (IllegalMoveError,)),
+        (lambda: parse_move(state, str(move)), (IllegalMoveError,)),
+        (lambda: format_move(state, move, short=True), (IllegalMoveError,)),
+        (lambda: decide(RandomBot(0), state), (PegsError,)),  # no move to choose from
+    ]
+    for call, also in calls:
+        try:
+            call()
+        except PegsError as error:
+            assert isinstance(error, (PositionError, *also)), repr(error)
+            if str(error).startswith("malformed game state"):
+                assert str(error) == "malformed game state: " + "; ".join(problems)
+                assert not isinstance(error.__cause__, PegsError)
+    huge = HUGE in (state.seed, state.ply, state.reshuffles)  # possible, but not readable or drawn
+    if not problems and not huge:  # still a possible state: everything works on it
+        assert from_json(to_json(state)) == state
+        assert legal_moves(state) and str(view(state, state.turn)) and svg(state) and text(state)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "problem"),
+    [
+        ("turn", 99, "turn: 99 is not a seat (0..3)"),
+        ("hands", None, "hands: expected a tuple of tuples of cards, one per seat"),
+        ("rules", None, "rules: not a Rules object: NoneType"),
+        ("pegs", ((START,) * 5, None, *GAME.pegs[2:]), "pegs: expected a tuple of tuples"),
+    ],
+)
+def test_a_malformed_state_is_a_position_error_naming_its_problems(
+    field: str, value: object, problem: str
+) -> None:
+    state = dataclasses.replace(GAME, **{field: value})  # type: ignore[arg-type]
+    move = legal_moves(GAME)[0]
+    for call in (legal_moves, lambda s: apply(s, move), lambda s: explain(s, move)):
+        with pytest.raises(PositionError, match=r"^malformed game state: ") as caught:
+            call(state)
+        assert problem in str(caught.value)
+        assert isinstance(caught.value.__cause__, (TypeError, IndexError, AttributeError))
+
+
+def test_the_library_s_own_errors_pass_unchanged() -> None:
+    broken = dataclasses.replace(GAME, turn=9)
+    illegal = IllegalMoveError("card.seven", "a 7 moves seven holes")
+    with pytest.raises(IllegalMoveError) as caught:
+        reraise(broken, illegal)
+    assert caught.value is illegal
+    bug = KeyError("a sound state: an error of the library's own, shown as it is")
+    with pytest.raises(KeyError) as raised:
+        reraise(GAME, bug)
+    assert raised.value is bug
+    with pytest.raises(PositionError) as converted:
+        reraise(broken, bug)
+    assert str(converted.value) == "malformed game state: turn: 9 is not a seat (0..3)"
+    assert converted.value.__cause__ is bug
+    seven = parse_position("pegs 0: 70\nhand 0: 7")
+    with pytest.raises(IllegalMoveError, match=r"^\[card\.seven\] ") as rejected:
+        apply(seven, parse_notation("7 0:70-6"))
+    assert rejected.value.rule == "card.seven" and rejected.value.__cause__ is None
 
 
 # --- every loader, any input ----------------------------------------------------------------------
