@@ -1,4 +1,37 @@
-"""The library's exceptions. Every error it raises on bad input is one of these."""
+"""The library's exceptions. Every error it raises on bad input is one of these.
+
+All of them are :class:`PegsError` (a ``ValueError``), whatever the input: bad JSON, wrong
+types, impossible positions. Which one:
+
+* :class:`IllegalMoveError`: a move the rules forbid, naming the ruling (:class:`ReplayError`
+  for a move of a game record);
+* :class:`NotationError`: text that is not a move or position (:class:`AmbiguousMoveError` for
+  a move that the text does not single out);
+* :class:`FormatError`: a JSON document that is not valid, listing every problem;
+* :class:`RulesError`: a rules object that cannot be played;
+* :class:`PositionError`: a position that cannot occur, including a state built by hand that
+  the engine cannot work on.
+
+A :class:`~pegs_rules.GameState` built by hand (with its constructor or
+:func:`dataclasses.replace`) is not checked when it is made: states are made at every turn, and
+checking each would slow the engine down. Any function that takes a state and cannot work on
+it (a field of the wrong type, a seat's pegs missing, a turn that is no seat, ...) raises
+:class:`PositionError` with a message that starts ``malformed game state:`` and lists every
+problem :func:`~pegs_rules.validate` finds; the error it ran into is its ``__cause__``. A state
+that is wrong only where a function does not look may still get an answer, so check a state
+from outside with :func:`~pegs_rules.validate` before use (:func:`~pegs_rules.from_json` does).
+
+>>> from dataclasses import replace
+>>> from pegs_rules import new_game, legal_moves, validate
+>>> broken = replace(new_game(4, seed=1), hands=None)
+>>> try:
+...     legal_moves(broken)
+... except PositionError as error:
+...     print(error)
+malformed game state: hands: expected a tuple of tuples of cards, one per seat
+>>> validate(broken)
+['hands: expected a tuple of tuples of cards, one per seat']
+"""
 
 from __future__ import annotations
 
@@ -46,7 +79,8 @@ class IllegalMoveError(PegsError):
 
 
 class PositionError(PegsError):
-    """A position that cannot occur: bad text, impossible peg placement, bad values."""
+    """A position that cannot occur: bad text, impossible peg placement, bad values, or a
+    hand-built state that a function cannot work on (``malformed game state: ...``)."""
 
 
 class NotationError(PegsError):
