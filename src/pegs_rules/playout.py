@@ -18,7 +18,7 @@ from pegs_rules.board import team_of
 from pegs_rules.cards import Rank
 from pegs_rules.movegen import made_for, movable_seats, work_board
 from pegs_rules.moves import Step
-from pegs_rules.plays import TWO, Board, card_plays
+from pegs_rules.plays import Board, card_plays
 from pegs_rules.sequence import carry_out
 from pegs_rules.state import GameState
 
@@ -40,15 +40,14 @@ def single_peg_options(
     out, so when no card but a joker has a play here the hand may still have
     splits or swaps.
     """
-    switches = board.switches
     options: list[Option] = []
-    other = may_pair = False
+    other = False
     for rank in ranks:
         found = card_plays(board, seats, rank, pairs=False)
-        options += [(rank, found[key]) for key in sorted(found)]
-        other = other or (bool(found) and rank is not _JOKER)
-        may_pair = may_pair or switches.splits(rank) or (rank == TWO and switches.two_swap)
-    return options, other, may_pair
+        if found:
+            options += [(rank, found[key]) for key in sorted(found)]
+            other = other or rank is not _JOKER
+    return options, other, not board.switches.pairing.isdisjoint(ranks)
 
 
 def every_option(board: Board, seats: Sequence[int], ranks: Sequence[Rank]) -> list[Option]:
@@ -152,9 +151,9 @@ def _best(options: list[Option], team: int, values: Values, rng: random.Random) 
         gain = 0.0
         for change in option[1]:
             delta = gains.get(change)
-            if delta is None:
-                delta = values.gain(change)
-            gain += delta if team == 0 else -delta
+            gain += values.gain(change) if delta is None else delta
+        if team:
+            gain = -gain
         if gain > best_gain:
             best, best_gain = [option], gain
         elif gain == best_gain:

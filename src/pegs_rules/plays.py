@@ -70,6 +70,12 @@ class Switches:
         self.in_spot = in_spot
         self.steps = [self._steps(rank) for rank in range(JOKER + 1)]
         """How far each rank moves a peg forward (0 for the 8 and the joker), by rank."""
+        self.pairing = frozenset(
+            rank
+            for rank in range(JOKER + 1)
+            if self.splits(rank) or (rank == TWO and two_swap)  # variant.two-swap
+        )
+        """The ranks that may move two pegs: split, or swap."""
 
     def _steps(self, rank: int) -> int:
         if JACK <= rank <= KING:
