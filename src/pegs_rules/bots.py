@@ -183,8 +183,10 @@ def _chance(ranks: float) -> float:
 
 
 @lru_cache(maxsize=32)
-def _threats(rules: Rules) -> tuple[tuple[float, ...], float, float]:
-    """Chances of a hit from ``d`` holes behind (index d), from 8 ahead, and on a come-out hole."""
+def _threats(rules: Rules) -> tuple[tuple[float, ...], float, float, dict[int, float]]:
+    """Chances of a hit from ``d`` holes behind (index d), from 8 ahead, and on a come-out hole;
+    and a table to fill, by pattern of the 13 holes behind a peg (bit ``13 - d``: an opponent
+    ``d`` holes behind), of the chance that none of them hits it (see :func:`_safe_behind`)."""
     behind = [0.0]
     for d in range(1, 14):
         ranks = 0
@@ -194,7 +196,20 @@ def _threats(rules: Rules) -> tuple[tuple[float, ...], float, float]:
                 ranks += 1
         behind.append(_chance(ranks))
     back = 1 + (rules.nine is Nine.FORWARD_BACKWARD)
-    return tuple(behind), _chance(back), _chance(len(COME_OUT_RANKS))
+    return tuple(behind), _chance(back), _chance(len(COME_OUT_RANKS)), {}
+
+
+def _safe_behind(near: int, behind: tuple[float, ...], known: dict[int, float]) -> float:
+    """The chance that none of the opponents behind a peg hits it, ``near`` being their
+    pattern (see :func:`_threats`), remembered in ``known``."""
+    safe = known.get(near)
+    if safe is None:
+        safe = 1.0
+        for d in range(1, 14):
+            if near >> (13 - d) & 1:
+                safe *= 1.0 - behind[d]
+        known[near] = safe
+    return safe
 
 
 def evaluate(pegs: _Pegs, team: int, rules: Rules) -> float:
@@ -202,7 +217,7 @@ def evaluate(pegs: _Pegs, team: int, rules: Rules) -> float:
     players = len(pegs)
     values = _values(players)
     length = 18 * players
-    behind, back, come_out = _threats(rules)
+    behind, back, come_out, safe_behind = _threats(rules)
     # the track holes each team holds, as a mask, twice round (so that a stretch may wrap);
     # and the come-out holes threatened from start
     held = [0, 0]
@@ -225,13 +240,9 @@ def evaluate(pegs: _Pegs, team: int, rules: Rules) -> float:
         for p in locs:
             value = table[p]
             if 0 <= p < 1000:
-                safe = 1.0
                 rivals = twice[1 - seat_team]
                 near = rivals >> (p + length - 13) & 0x1FFF  # bit 13 - d: hole p - d
-                if near:
-                    for d in range(1, 14):
-                        if near >> (13 - d) & 1:
-                            safe *= 1.0 - behind[d]
+                safe = _safe_behind(near, behind, safe_behind) if near else 1.0
                 if rivals >> (p + 8) & 1:
                     safe *= 1.0 - back
                 other = out_threat.get(p)
