@@ -73,10 +73,10 @@ from pegs_rules.board import START, Location, is_home, team_of
 from pegs_rules.cards import COME_OUT_RANKS, Rank
 from pegs_rules.errors import PegsError
 from pegs_rules.movegen import forward_steps, hand_plays, legal_moves, splits
-from pegs_rules.moves import Discard, Move, Step
+from pegs_rules.moves import Discard, Move, Play, Step
 from pegs_rules.paths import paths_for
 from pegs_rules.rules import Nine, Rules
-from pegs_rules.sequence import moved
+from pegs_rules.sequence import carry_out, moved
 from pegs_rules.state import GameState, board_for
 from pegs_rules.turn import apply
 from pegs_rules.validate import reraise
@@ -291,9 +291,11 @@ def _discard_cost(move: Move) -> float:
     return 0.25 if move.card in COME_OUT_RANKS else 0.0
 
 
-def _ranked(seen: PlayerView, moves: tuple[Move, ...]) -> list[tuple[float, Move]]:
-    """Each move with the evaluation of the position it leaves, for the seat's team."""
-    effects = _effects(_public_state(seen))
+def _ranked(
+    seen: PlayerView, moves: tuple[Move, ...], effects: Mapping[Move, Sequence[Step]]
+) -> list[tuple[float, Move]]:
+    """Each move with the evaluation of the position it leaves, for the seat's team
+    (``effects``: those of :func:`_effects` in the view's position)."""
     team = team_of(seen.seat)
     scored = []
     for move in moves:
@@ -314,7 +316,7 @@ class GreedyBot:
         _check(view, moves)
         if len(moves) == 1:
             return moves[0]
-        scored = _ranked(view, moves)
+        scored = _ranked(view, moves, _effects(_public_state(view)))
         best_score = max(score for score, _ in scored)
         best = [move for score, move in scored if score >= best_score - 1e-9]
         return best[0] if len(best) == 1 else self.rng.choice(best)
@@ -369,7 +371,8 @@ class MctsBot:
         _check(view, moves)
         if len(moves) == 1:
             return moves[0]
-        ranked = sorted(_ranked(view, moves), key=lambda item: -item[0])
+        effects = _effects(_public_state(view))
+        ranked = sorted(_ranked(view, moves, effects), key=lambda item: -item[0])
         if ranked[0][0] >= 1e6:
             return ranked[0][1]  # a winning move
         candidates = [move for _, move in ranked[: self.width]]
@@ -397,7 +400,7 @@ class MctsBot:
                     ),
                 )
             state = sampler.sample(self.rng)
-            value = self._playout(apply(state, candidates[i]), team)
+            value = self._playout(_root_turn(state, candidates[i], effects), team)
             visits[i] += 1
             totals[i] += value
         best = max(range(len(candidates)), key=lambda k: (visits[k], totals[k] / max(visits[k], 1)))
@@ -411,6 +414,16 @@ class MctsBot:
             return 1.0 if state.winner == team else 0.0
         score = evaluate(state.pegs, team, state.rules)
         return 1.0 / (1.0 + math.exp(-score / self.scale))
+
+
+def _root_turn(state: GameState, move: Move, effects: Mapping[Move, Sequence[Step]]) -> GameState:
+    """``apply(state, move)`` for a move of the search's root: a play's changes are the same
+    in every sample (they depend on the pegs and the seat's own hand alone), so they are
+    taken from ``effects``, found once in the view."""
+    changes = effects.get(move)
+    if changes is None or not isinstance(move, Play):  # a discard
+        return apply(state, move)
+    return carry_out(state, move.card, changes)
 
 
 class _Sampler:
