@@ -33,7 +33,7 @@ from pegs_rules.bots import (
 )
 from pegs_rules.movegen import hand_plays, movable_seats, work_board
 from pegs_rules.moves import Pass, Play, Step
-from pegs_rules.playout import _located, every_option, single_peg_options
+from pegs_rules.playout import _located, every_play, in_order, single_peg_plays
 from pegs_rules.rules import ARIZONA, STANDARD, InSpotOccupied, Nine
 from pegs_rules.simulate import SimulationConfig, simulate
 
@@ -204,7 +204,9 @@ def test_playout_options_are_legal_plays(played_states: list[GameState]) -> None
         legal = {play: changes for plays in hand_plays(state).values() for play, changes in plays}
         board = work_board(state.pegs, state.turn % 2, state.rules)
         seats = movable_seats(state)
-        options, other, _ = single_peg_options(board, seats, sorted(set(hand)))
+        ranks = sorted(set(hand))
+        found, other, _ = single_peg_plays(board, seats, ranks)
+        options = in_order(found, ())
         singles = [
             (play, tuple(changes)) for play, changes in legal.items() if len(play.steps) == 1
         ]
@@ -218,9 +220,13 @@ def test_playout_options_are_legal_plays(played_states: list[GameState]) -> None
             isinstance(m, Play) and m.card.symbol != "JK" and len(m.steps) == 1
             for m in legal_moves(state)
         )
+        found, playable = every_play(board, seats, ranks)
+        assert playable == any(
+            isinstance(m, Play) and m.card.symbol != "JK" for m in legal_moves(state)
+        )
         everything = [  # a play by its card and first step; a discard by its card
             (card, Step(*_located(board, codes)[0]) if codes else None)
-            for card, codes in every_option(board, seats, sorted(set(hand)))
+            for card, codes in in_order(found, () if playable else ranks)
         ]
         assert everything == [
             (m.card, m.steps[0] if isinstance(m, Play) else None)

@@ -28,40 +28,41 @@ _JOKER: Final = Rank.JOKER
 Option = tuple[Rank | None, list[int]]
 """A card to play (``None``: pass) and the change codes it makes (none for a discard)."""
 
+Found = list[tuple[Rank, dict[int, list[int]]]]
+"""Each rank held, in order, with its plays as :func:`~pegs_rules.plays.card_plays` finds
+them: the change codes of each, by play key (in no order)."""
 
-def single_peg_options(
+
+def single_peg_plays(
     board: Board, seats: Sequence[int], ranks: Sequence[Rank]
-) -> tuple[list[Option], bool, bool]:
-    """The plays of ``ranks`` (in order) that move one peg, in :func:`~pegs_rules.legal_moves`
-    order; whether a card other than a joker has one; whether a card that may split or swap is
-    held.
+) -> tuple[Found, bool, bool]:
+    """The plays of ``ranks`` that move one peg; whether a card other than a joker has one;
+    whether a card that may split or swap is held.
 
-    Every play listed is legal; only the plays that move two pegs are left
+    Every play found is legal; only the plays that move two pegs are left
     out, so when no card but a joker has a play here the hand may still have
     splits or swaps.
     """
-    options: list[Option] = []
-    other = False
-    for rank in ranks:
-        found = card_plays(board, seats, rank, pairs=False)
-        if found:
-            options += [(rank, found[key]) for key in sorted(found)]
-            other = other or rank is not _JOKER
-    return options, other, not board.switches.pairing.isdisjoint(ranks)
+    found = [(rank, card_plays(board, seats, rank, pairs=False)) for rank in ranks]
+    return found, _playable(found), not board.switches.pairing.isdisjoint(ranks)
 
 
-def every_option(board: Board, seats: Sequence[int], ranks: Sequence[Rank]) -> list[Option]:
-    """Every legal move of ``ranks`` (in order) as an option, in :func:`~pegs_rules.legal_moves`
-    order."""
-    options: list[Option] = []
-    must_play = False
-    for rank in ranks:
-        found = card_plays(board, seats, rank)
-        options += [(rank, found[key]) for key in sorted(found)]
-        must_play = must_play or (bool(found) and rank is not _JOKER)
-    if not must_play:
-        options += [(rank, []) for rank in ranks]
-    return options
+def every_play(board: Board, seats: Sequence[int], ranks: Sequence[Rank]) -> tuple[Found, bool]:
+    """Every legal play of ``ranks``; whether a card other than a joker has one."""
+    found = [(rank, card_plays(board, seats, rank)) for rank in ranks]
+    return found, _playable(found)
+
+
+def _playable(found: Found) -> bool:
+    """Whether a card other than a joker has a play in ``found`` (``turn.must-play``)."""
+    return any(plays and rank is not _JOKER for rank, plays in found)
+
+
+def in_order(found: Found, discards: Sequence[Rank]) -> list[Option]:
+    """The plays of ``found``, then the discards of ``discards``, as options in
+    :func:`~pegs_rules.legal_moves` order."""
+    options: list[Option] = [(rank, plays[key]) for rank, plays in found for key in sorted(plays)]
+    return options + [(rank, []) for rank in discards]
 
 
 def playout(
@@ -108,15 +109,15 @@ def _turn(
         return carry_out(state, None, ()), []
     seats = movable_seats(state)
     ranks = sorted(set(hand))
-    options, other, may_pair = single_peg_options(board, seats, ranks)
+    found, other, may_pair = single_peg_plays(board, seats, ranks)
     if not other and may_pair:  # the hand may have nothing but splits: ask for everything
-        options = every_option(board, seats, ranks)
-    elif not other:
-        options += [(rank, []) for rank in ranks]
-    if len(options) == 1 or rng.random() < epsilon:
-        card, changes = rng.choice(options)
+        found, other = every_play(board, seats, ranks)
+    discards = () if other else ranks  # turn.discard
+    count = len(discards) + sum([len(plays) for _, plays in found])
+    if count == 1 or rng.random() < epsilon:
+        card, changes = rng.choice(in_order(found, discards))
     else:
-        card, changes = _best(options, seat & 1, values, rng)
+        card, changes = _best(found, discards, seat & 1, values, rng)
     return carry_out(state, card, _located(board, changes)), changes
 
 
@@ -142,23 +143,31 @@ class Values:
         return gain
 
 
-def _best(options: list[Option], team: int, values: Values, rng: random.Random) -> Option:
-    """The option whose changes gain ``team`` most; ties at random."""
+def _best(
+    found: Found, discards: Sequence[Rank], team: int, values: Values, rng: random.Random
+) -> Option:
+    """The option of :func:`in_order` whose changes gain ``team`` most; ties at random."""
     gains = values.gains
-    best: list[Option] = []
+    best: list[tuple[int, Rank, int, list[int]]] = []  # in_order's order: plays, then discards
     best_gain = -math.inf
-    for option in options:
-        gain = 0.0
-        for change in option[1]:
-            delta = gains.get(change)
-            gain += values.gain(change) if delta is None else delta
-        if team:
-            gain = -gain
-        if gain > best_gain:
-            best, best_gain = [option], gain
-        elif gain == best_gain:
-            best.append(option)
-    return best[0] if len(best) == 1 else rng.choice(best)
+    for rank, plays in found:
+        for key, changes in plays.items():
+            gain = 0.0
+            for change in changes:
+                delta = gains.get(change)
+                gain += values.gain(change) if delta is None else delta
+            if team:
+                gain = -gain
+            if gain > best_gain:
+                best, best_gain = [(0, rank, key, changes)], gain
+            elif gain == best_gain:
+                best.append((0, rank, key, changes))
+    if discards and best_gain <= 0.0:  # a discard changes nothing
+        if best_gain < 0.0:
+            best = []
+        best += [(1, rank, 0, []) for rank in discards]
+    chosen = best[0] if len(best) == 1 else rng.choice(sorted(best))
+    return chosen[1], chosen[3]
 
 
 def _located(board: Board, changes: list[int]) -> list[Step]:
