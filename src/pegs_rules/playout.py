@@ -34,7 +34,7 @@ them: the change codes of each, by play key (in no order)."""
 
 
 def single_peg_plays(
-    board: Board, seats: Sequence[int], ranks: Sequence[Rank]
+    board: Board, seats: tuple[int, ...], ranks: Sequence[Rank]
 ) -> tuple[Found, bool, bool]:
     """The plays of ``ranks`` that move one peg; whether a card other than a joker has one;
     whether a card that may split or swap is held.
@@ -47,7 +47,7 @@ def single_peg_plays(
     return found, _playable(found), not board.switches.pairing.isdisjoint(ranks)
 
 
-def every_play(board: Board, seats: Sequence[int], ranks: Sequence[Rank]) -> tuple[Found, bool]:
+def every_play(board: Board, seats: tuple[int, ...], ranks: Sequence[Rank]) -> tuple[Found, bool]:
     """Every legal play of ``ranks``; whether a card other than a joker has one."""
     found = [(rank, card_plays(board, seats, rank)) for rank in ranks]
     return found, _playable(found)

@@ -254,7 +254,7 @@ class Board:
         """
         own = self.mask[seat]
         track, track_mask, home, home_mask = self.paths.forward[seat][src][n]
-        into_home = home and not home_mask & own
+        into_home = home != 0 and not home_mask & own
         out = []
         if (
             track
@@ -288,7 +288,7 @@ class Board:
 
 
 def card_plays(
-    board: Board, seats: Sequence[int], rank: int, pairs: bool = True
+    board: Board, seats: tuple[int, ...], rank: int, pairs: bool = True
 ) -> dict[int, list[int]]:
     """Every legal play of a card of ``rank`` moving ``seats``' pegs, by key (module docstring).
 
@@ -314,7 +314,7 @@ def card_plays(
                 if not src:
                     continue
                 track, track_mask, home, home_mask = rows[src][steps]
-                into_home = home and not home_mask & own
+                into_home = home != 0 and not home_mask & own
                 if (
                     track
                     and not track_mask & own
@@ -355,7 +355,7 @@ def card_plays(
     return out
 
 
-def _swaps(board: Board, seats: Sequence[int], out: dict[int, list[int]]) -> None:
+def _swaps(board: Board, seats: tuple[int, ...], out: dict[int, list[int]]) -> None:
     """``variant.two-swap``: a movable track peg trades places with a track peg of another colour.
 
     A swap of two movable pegs is one move, its steps in sorted order (``variant.two-swap.order``).
@@ -405,7 +405,7 @@ class _Splits:
     def __init__(
         self,
         board: Board,
-        seats: Sequence[int],
+        seats: tuple[int, ...],
         total: int,
         backward: bool,
         out: dict[int, list[int]],
