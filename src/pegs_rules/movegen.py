@@ -307,7 +307,7 @@ class _Made:
     def play(self, rank: Rank, play_key: int) -> Play:
         """The play of ``rank`` keyed ``play_key`` (see :mod:`pegs_rules.plays`); a one-step
         play is kept in ``singles``."""
-        first, second = divmod(play_key, self.key)
+        first, second = play_key // self.key, play_key % self.key
         if second:
             return _play(rank, (self.step(first), self.step(second - 1)))
         play = self.singles[rank][play_key] = _play(rank, (self.step(first),))

@@ -492,7 +492,7 @@ class _Splits:
             for i in range(count):
                 parts_a = parts_f[i][a]
                 reads_a = reads_f[i][a]
-                for j in range(count) if backward else range(i + 1, count):
+                for j in range(0 if backward else i + 1, count):
                     parts_b = parts_bk[j][b]
                     if j == i or not (parts_a or parts_b):
                         continue  # the same peg, or neither part can go first
