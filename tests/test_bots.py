@@ -25,6 +25,7 @@ from pegs_rules.bots import (
     GreedyBot,
     MctsBot,
     RandomBot,
+    _slot_values,
     decide,
     evaluate,
     make_bot,
@@ -33,7 +34,7 @@ from pegs_rules.bots import (
 )
 from pegs_rules.movegen import hand_plays, movable_seats, work_board
 from pegs_rules.moves import Pass, Play, Step
-from pegs_rules.playout import _located, every_play, in_order, single_peg_plays
+from pegs_rules.playout import _located, every_play, in_order, playout, single_peg_plays
 from pegs_rules.rules import ARIZONA, STANDARD, InSpotOccupied, Nine
 from pegs_rules.simulate import SimulationConfig, simulate
 
@@ -240,6 +241,21 @@ def test_playout_turns_are_turns_of_the_game(played_states: list[GameState]) -> 
     for state in played_states:
         after = playout_turn(state, rng, epsilon=0.3)
         assert any(apply(state, move) == after for move in legal_moves(state)), state
+
+
+def test_a_playout_is_its_turns_one_by_one(played_states: list[GameState]) -> None:
+    """Many turns on one table and one board end where the turns taken one at a time do."""
+    for number, state in enumerate(played_states):
+        values = _slot_values(len(state.pegs))
+        whole = playout(state, random.Random(number), 0.3, values, 12)
+        rng = random.Random(number)
+        stepwise = state
+        for _ in range(12):
+            if stepwise.is_over:
+                break
+            stepwise = playout_turn(stepwise, rng, epsilon=0.3)
+        assert whole == stepwise, state
+        assert whole.ply == state.ply + 12 or whole.is_over
 
 
 def _wins(config: SimulationConfig) -> tuple[int, int]:

@@ -61,13 +61,20 @@ def movable_seats(state: GameState) -> tuple[int, ...]:
     Arizona: every seat of its team. Standard: its own seat until all five of
     its pegs are home, then the first teammate clockwise with a peg out.
     """
-    seat = state.turn
-    players = len(state.pegs)
-    if state.rules.control is Control.TEAM:
+    return seats_to_move(state.pegs, state.turn, state.rules)
+
+
+def seats_to_move(
+    pegs: tuple[tuple[Location, ...], ...], seat: int, rules: Rules
+) -> tuple[int, ...]:
+    """The seats whose pegs ``seat`` may move with ``pegs`` on the board (see
+    :func:`movable_seats`)."""
+    players = len(pegs)
+    if rules.control is Control.TEAM:
         return _team_seats(players, team_of(seat))
     for step in range(0, players, 2):
         mate = (seat + step) % players
-        if not all(p > 1000 for p in state.pegs[mate]):
+        if not all(p > 1000 for p in pegs[mate]):
             return (mate,)
     return (seat,)
 

@@ -16,10 +16,10 @@ from typing import Final
 
 from pegs_rules.board import team_of
 from pegs_rules.cards import Rank
-from pegs_rules.movegen import made_for, movable_seats, work_board
+from pegs_rules.movegen import made_for, seats_to_move, work_board
 from pegs_rules.moves import Step
 from pegs_rules.plays import Board, card_plays
-from pegs_rules.sequence import carry_out
+from pegs_rules.sequence import Table
 from pegs_rules.state import GameState
 
 _JOKER: Final = Rank.JOKER
@@ -68,17 +68,22 @@ def in_order(found: Found, discards: Sequence[Rank]) -> list[Option]:
 def playout(
     state: GameState, rng: random.Random, epsilon: float, values: Values, turns: int
 ) -> GameState:
-    """Play ``turns`` turns (fewer if the game ends) with the cheap policy of :func:`playout_turn`."""
+    """Play ``turns`` turns (fewer if the game ends) with the cheap policy of :func:`playout_turn`.
+
+    The turns are carried out on a :class:`~pegs_rules.sequence.Table`: only the
+    state after the last is made.
+    """
     if state.winner is not None or not turns:
         return state
+    table = Table(state)
     board = work_board(state.pegs, team_of(state.turn), state.rules)
     for _ in range(turns):
-        state, changes = _turn(state, board, rng, epsilon, values)
-        if state.winner is not None:
+        changes = _turn(table, board, rng, epsilon, values)
+        if table.winner is not None:
             break
         board.move(changes)
-        board.team = state.turn & 1
-    return state
+        board.team = table.turn & 1
+    return table.state()
 
 
 def playout_turn(state: GameState, rng: random.Random, epsilon: float, values: Values) -> GameState:
@@ -88,26 +93,26 @@ def playout_turn(state: GameState, rng: random.Random, epsilon: float, values: V
     options are the plays that move one peg, with the discards when no card
     but a joker has one; every legal move when the hand may have nothing but
     splits or swaps. With chance ``epsilon`` a random option instead; ties
-    at random. The result is what :func:`~pegs_rules.apply` gives for the same move.
+    at random. The result is what :func:`~pegs_rules.apply` gives for the same move
+    (a finished game stays as it is).
     """
-    board = work_board(state.pegs, team_of(state.turn), state.rules)
-    return _turn(state, board, rng, epsilon, values)[0]
+    return playout(state, rng, epsilon, values, 1)
 
 
 def _turn(
-    state: GameState,
+    table: Table,
     board: Board,
     rng: random.Random,
     epsilon: float,
     values: Values,
-) -> tuple[GameState, list[int]]:
-    """:func:`playout_turn` on ``board`` (the pegs of ``state``): the state after, and the
-    changes made."""
-    seat = state.turn
-    hand = state.hands[seat]
+) -> list[int]:
+    """:func:`playout_turn` on ``table``, ``board`` holding its pegs: the changes made."""
+    seat = table.turn
+    hand = table.hands[seat]
     if not hand:
-        return carry_out(state, None, ()), []
-    seats = movable_seats(state)
+        table.carry_out(None, ())
+        return []
+    seats = seats_to_move(table.pegs, seat, table.rules)
     ranks = sorted(set(hand))
     found, other, may_pair = single_peg_plays(board, seats, ranks)
     if not other and may_pair:  # the hand may have nothing but splits: ask for everything
@@ -118,7 +123,8 @@ def _turn(
         card, changes = rng.choice(in_order(found, discards))
     else:
         card, changes = _best(found, discards, seat & 1, values, rng)
-    return carry_out(state, card, _located(board, changes)), changes
+    table.carry_out(card, _located(board, changes))
+    return changes
 
 
 class Values:

@@ -2,7 +2,7 @@
 
 Implements ``turn.sequence``, ``turn.reshuffle`` and ``game.end`` for a move
 already known to be legal: :func:`pegs_rules.apply` checks a move and calls
-:func:`carry_out`; bots' playouts call it directly.
+:func:`carry_out`; bots' playouts carry out turn after turn on a :class:`Table`.
 """
 
 from __future__ import annotations
@@ -22,25 +22,111 @@ def carry_out(
 
     Unchecked: ``effects`` must be the changes of a legal play of ``card`` (or
     empty for a discard or, with ``card`` ``None``, a pass). :func:`apply` is
-    the checked way in; bots' playouts use this one.
+    the checked way in; bots' playouts use a :class:`Table`.
     """
-    seat = state.turn
-    hands = list(state.hands)
-    if card is not None:
-        hand = list(hands[seat])
-        hand.remove(card)
-        hands[seat] = tuple(sorted(hand))
-    pegs = state.pegs
-    if effects:
-        pegs = moved(pegs, effects)
-        team = team_of(seat)
-        if _all_home(pegs, team, effects):  # game.end: nothing is drawn
-            return next_state(state, pegs, hands, card, None, 0, seat, team)
-    following = (seat + 1) % len(pegs)
-    rules = state.rules  # turn.sequence: arizona draws after playing, standard before
-    drawer = following if rules.draw_first else seat
-    size = rules.hand_size + rules.draw_first
-    return next_state(state, pegs, hands, card, drawer, size, following, None)
+    table = Table(state)
+    table.carry_out(card, effects)
+    return table.state()
+
+
+class Table:
+    """A game between turns, in the parts a :class:`GameState` keeps, changed in place by
+    :meth:`carry_out` (a turn makes no state until :meth:`state` is asked for: bots' playouts
+    carry out many turns and ask for the last)."""
+
+    __slots__ = (
+        "deal",
+        "dealer",
+        "discards",
+        "drawn",
+        "hands",
+        "pegs",
+        "ply",
+        "rules",
+        "turn",
+        "winner",
+    )
+
+    def __init__(self, state: GameState) -> None:
+        self.rules = state.rules
+        self.pegs = state.pegs
+        self.hands = list(state.hands)
+        self.deal = state._deal
+        self.drawn = state._drawn
+        self.discards = state._discards
+        self.turn = state.turn
+        self.dealer = state.dealer
+        self.ply = state.ply
+        self.winner = state.winner
+
+    def carry_out(self, card: Rank | None, effects: Sequence[tuple[int, int, int]]) -> None:
+        """The turn of the seat to act: see :func:`carry_out`.
+
+        ``card``, if any, goes on the discard pile. The move that brings a
+        team's last peg home ends the game at once, with no draw and the turn
+        not passed (``game.end``). Otherwise the drawer (arizona: the seat;
+        standard: the next seat, up to one more card) draws until its hand is
+        full (``turn.sequence``), and the next seat clockwise is to act.
+        """
+        seat = self.turn
+        hands = self.hands
+        if card is not None:
+            hand = list(hands[seat])
+            hand.remove(card)
+            hands[seat] = tuple(sorted(hand))
+            self.discards = Link(card, self.discards)
+        self.ply += 1
+        if effects:
+            self.pegs = moved(self.pegs, effects)
+            team = team_of(seat)
+            if _all_home(self.pegs, team, effects):  # game.end: nothing is drawn
+                self.winner = team
+                return
+        following = (seat + 1) % len(self.pegs)
+        rules = self.rules  # turn.sequence: arizona draws after playing, standard before
+        drawer = following if rules.draw_first else seat
+        size = rules.hand_size + rules.draw_first
+        if len(hands[drawer]) < size:
+            self.draw(drawer, size)
+        self.turn = following
+
+    def draw(self, seat: int, size: int) -> None:
+        """``seat`` draws until its hand holds ``size`` cards (``turn.sequence``).
+
+        When the draw pile is empty the whole discard pile is reshuffled into
+        a new one (``turn.reshuffle``); with both empty the hand stays short.
+        """
+        deal, drawn, discards = self.deal, self.drawn, self.discards
+        need = size - len(self.hands[seat])
+        taken: tuple[Rank, ...] = ()
+        while len(taken) < need:
+            if drawn == len(deal.cards):
+                pile = cards_of(discards)
+                if not pile:
+                    break
+                number = deal.reshuffles
+                deal = Deal(reshuffled(deal.seed, number, pile), deal.seed, number + 1)
+                drawn, discards = 0, ()
+            chunk = deal.cards[drawn : drawn + need - len(taken)]
+            taken += chunk
+            drawn += len(chunk)
+        self.hands[seat] = tuple(sorted(self.hands[seat] + taken))
+        self.deal, self.drawn, self.discards = deal, drawn, discards
+
+    def state(self) -> GameState:
+        """The state the game is in."""
+        return _assemble(
+            self.rules,
+            self.pegs,
+            tuple(self.hands),
+            self.deal,
+            self.drawn,
+            self.discards,
+            self.turn,
+            self.dealer,
+            self.ply,
+            self.winner,
+        )
 
 
 def _all_home(
@@ -64,56 +150,6 @@ def moved(
         locs.append(dst)
         new[seat] = tuple(sorted(locs))
     return tuple(new)
-
-
-def next_state(
-    state: GameState,
-    pegs: tuple[tuple[Location, ...], ...],
-    hands: list[tuple[Rank, ...]],
-    card: Rank | None,
-    drawer: int | None,
-    size: int,
-    turn: int,
-    winner: int | None,
-) -> GameState:
-    """The state after a turn of ``state``, sharing its piles (for :mod:`pegs_rules.turn`).
-
-    ``card``, if any, goes on the discard pile; then ``drawer``, if any, draws
-    until its hand (taken from ``hands``) holds ``size`` cards
-    (``turn.sequence``). When the draw pile is empty the whole discard pile
-    is reshuffled into a new one (``turn.reshuffle``); with both empty the
-    hand stays short. The pegs, turn and winner are as given, the ply one more.
-    """
-    deal, drawn, discards = state._deal, state._drawn, state._discards
-    if card is not None:
-        discards = Link(card, discards)
-    if drawer is not None and len(hands[drawer]) < size:
-        need = size - len(hands[drawer])
-        taken: tuple[Rank, ...] = ()
-        while len(taken) < need:
-            if drawn == len(deal.cards):
-                pile = cards_of(discards)
-                if not pile:
-                    break
-                number = deal.reshuffles
-                deal = Deal(reshuffled(deal.seed, number, pile), deal.seed, number + 1)
-                drawn, discards = 0, ()
-            chunk = deal.cards[drawn : drawn + need - len(taken)]
-            taken += chunk
-            drawn += len(chunk)
-        hands[drawer] = tuple(sorted(hands[drawer] + taken))
-    return _assemble(
-        state.rules,
-        pegs,
-        tuple(hands),
-        deal,
-        drawn,
-        discards,
-        turn,
-        state.dealer,
-        state.ply + 1,
-        winner,
-    )
 
 
 def _setter(name: str) -> Callable[[GameState, object], None]:
