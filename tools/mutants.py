@@ -164,8 +164,8 @@ MUTANTS = [
     ),
     Mutant(
         "sequence",
-        "return next_state(state, pegs, hands, card, None, 0, seat, team)",
-        "return next_state(state, pegs, hands, card, None, 0, seat, 1 - team)",
+        "                self.winner = team\n",
+        "                self.winner = 1 - team\n",
         "the other team wins",
     ),
     Mutant(
@@ -176,14 +176,14 @@ MUTANTS = [
     ),
     Mutant(
         "sequence",
-        "return next_state(state, pegs, hands, card, None, 0, seat, team)",
-        "return next_state(state, pegs, hands, card, None, 0, (seat + 1) % len(pegs), team)",
+        "                self.winner = team\n",
+        "                self.winner = team\n                self.turn = (seat + 1) % len(self.pegs)\n",
         "the turn moves on after the win",
     ),
     Mutant(
         "sequence",
-        "following = (seat + 1) % len(pegs)",
-        "following = (seat - 1) % len(pegs)",
+        "following = (seat + 1) % len(self.pegs)",
+        "following = (seat - 1) % len(self.pegs)",
         "play goes counter-clockwise",
     ),
     Mutant(
@@ -240,8 +240,8 @@ MUTANTS = [
     ),
     Mutant(
         "plays",
-        "into_home = home and not home_mask & own\n                if (",
-        "into_home = home\n                if (",
+        "into_home = home != 0 and not home_mask & own\n                if (",
+        "into_home = home != 0\n                if (",
         "own pegs do not block into home",
     ),
     Mutant(
@@ -340,8 +340,8 @@ MUTANTS = [
     ),
     Mutant(
         "movegen",
-        "        if not all(p > 1000 for p in state.pegs[mate]):",
-        "        if all(p > 1000 for p in state.pegs[mate]):",
+        "        if not all(p > 1000 for p in pegs[mate]):",
+        "        if all(p > 1000 for p in pegs[mate]):",
         "standard: help a finished teammate",
     ),
     Mutant(
