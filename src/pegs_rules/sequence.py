@@ -8,6 +8,7 @@ already known to be legal: :func:`pegs_rules.apply` checks a move and calls
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Final
 
 from pegs_rules.board import Location, is_home, team_of
 from pegs_rules.cards import Rank
@@ -157,7 +158,17 @@ def _setter(name: str) -> Callable[[GameState, object], None]:
     return setter
 
 
-_SET = {name: _setter(name) for name in GameState.__slots__}
+_NEW: Final[Callable[[type[GameState]], GameState]] = object.__new__
+_SET_RULES: Final = _setter("rules")
+_SET_PEGS: Final = _setter("pegs")
+_SET_HANDS: Final = _setter("hands")
+_SET_DEAL: Final = _setter("_deal")
+_SET_DRAWN: Final = _setter("_drawn")
+_SET_DISCARDS: Final = _setter("_discards")
+_SET_TURN: Final = _setter("turn")
+_SET_DEALER: Final = _setter("dealer")
+_SET_PLY: Final = _setter("ply")
+_SET_WINNER: Final = _setter("winner")
 
 
 def _assemble(
@@ -174,15 +185,15 @@ def _assemble(
 ) -> GameState:
     """A state from its stored parts (the piles as :class:`GameState` keeps them): its fields
     set directly, as ``__init__`` would, without building the piles anew (a turn makes one)."""
-    state = object.__new__(GameState)
-    _SET["rules"](state, rules)
-    _SET["pegs"](state, pegs)
-    _SET["hands"](state, hands)
-    _SET["_deal"](state, deal)
-    _SET["_drawn"](state, drawn)
-    _SET["_discards"](state, discards)
-    _SET["turn"](state, turn)
-    _SET["dealer"](state, dealer)
-    _SET["ply"](state, ply)
-    _SET["winner"](state, winner)
+    state = _NEW(GameState)
+    _SET_RULES(state, rules)
+    _SET_PEGS(state, pegs)
+    _SET_HANDS(state, hands)
+    _SET_DEAL(state, deal)
+    _SET_DRAWN(state, drawn)
+    _SET_DISCARDS(state, discards)
+    _SET_TURN(state, turn)
+    _SET_DEALER(state, dealer)
+    _SET_PLY(state, ply)
+    _SET_WINNER(state, winner)
     return state
