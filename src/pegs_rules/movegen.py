@@ -217,7 +217,7 @@ class _Memo:
                 pass
 
 
-_memo = _Memo(16)
+_memo = _Memo(2)
 _SEAT_COUNTS = range(4, MAX_PLAYERS + 1, 2)
 
 
