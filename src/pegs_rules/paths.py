@@ -45,6 +45,13 @@ class Paths:
     the mask of the home holes beyond a home slot. ``band`` is the number of
     bits a mask uses, and ``every_colour`` has bit ``seat * band`` set for
     every seat: ``mask * every_colour`` repeats a mask once for each colour.
+
+    For the 7/9 splits, ``split_reads(forward)[seat][slot][n]`` is what an
+    ``n``-step part (forward, or backward like an 8) of a peg of ``seat`` on
+    ``slot`` reads, as a mask over (colour, hole) pairs (see
+    :class:`~pegs_rules.plays._Splits`), but for the team's in-spots, read
+    when it lands on a team peg: ``team_spots[team]``, in every colour.
+    ``touch[seat][slot]`` is the pair of a peg of ``seat`` on ``slot``.
     """
 
     def __init__(self, players: int) -> None:
@@ -62,6 +69,16 @@ class Paths:
                 self.ahead[length + k] |= self.bit[length + beyond]
         self.forward = [self._forward(seat) for seat in range(players)]
         self.back = [self._back(slot) for slot in range(self.slots)]
+        self.touch = [
+            [self.bit[slot] << (seat * self.band) for slot in range(self.slots)]
+            for seat in range(players)
+        ]
+        self.team_spots = [
+            sum(self.bit[self.in_spot[seat]] for seat in range(team, players, 2))
+            * self.every_colour
+            for team in range(2)
+        ]
+        self._split_reads: list[list[list[list[int]]]] = [[], []]  # backward, forward
 
     def location_of(self, slot: int) -> int:
         """The location of a slot."""
@@ -99,6 +116,40 @@ class Paths:
                     row.append((0, 0, home_dst, home_mask))
                 else:
                     row.append((0, 0, 0, 0))
+            rows.append(row)
+        return rows
+
+    def split_reads(self, forward: bool) -> list[list[list[int]]]:
+        """What each split part reads, by seat, slot and count (see the class docstring);
+        made the first time it is asked for."""
+        tables = self._split_reads[forward]
+        if not tables:
+            tables = self._split_reads[forward] = [
+                self._reads(seat, forward) for seat in range(self.players)
+            ]
+        return tables
+
+    def _reads(self, seat: int, forward: bool) -> list[list[int]]:
+        """What each part of a peg of ``seat`` reads, by slot and count (its own colour's
+        holes along its paths and its own hole; in every colour, its own track hole and
+        where it lands on the track)."""
+        rows: list[list[int]] = []
+        for slot in range(self.slots):
+            here = self.bit[slot]
+            anywhere = here * self.every_colour if slot <= self.length else 0
+            row = [0]
+            for n in range(1, MAX_STEPS + 1):
+                if forward:
+                    track, track_mask, _, home_mask = (
+                        self.forward[seat][slot][n] if slot else (0, 0, 0, 0)
+                    )
+                    own = track_mask | home_mask
+                else:
+                    track, own = self.back[slot][n]
+                reads = (own | here) << (seat * self.band) | anywhere
+                if track:
+                    reads |= self.bit[track] * self.every_colour
+                row.append(reads)
             rows.append(row)
         return rows
 

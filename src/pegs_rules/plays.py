@@ -423,10 +423,6 @@ class _Splits:
                 ahead = paths.ahead[src]
                 if src and (src <= paths.length or own & ahead != ahead):
                     self.movers.append((seat, src))  # not in start, nor packed at home's back
-        self.spots = 0
-        for seat in range(paths.players):
-            if seat & 1 == board.team:
-                self.spots |= paths.bit[paths.in_spot[seat]]
         self.reads_f, self.parts_f = self.table(True)
         if backward:
             self.reads_b, self.parts_b = self.table(False)
@@ -437,31 +433,27 @@ class _Splits:
         """For each peg and count: what its part reads, and its legal parts."""
         board = self.board
         paths = board.paths
-        bit = paths.bit
         at = board.at
         size = board.size
-        every = paths.every_colour
-        team_spots = self.spots * every
+        team_spots = paths.team_spots[board.team]
         reads: list[list[int]] = []
         parts: list[list[list[_Part]]] = []
         for seat, src in self.movers:
             by_count_reads = [0]
             by_count: list[list[_Part]] = [[]]
-            here = bit[src]
-            shift = seat * paths.band
-            anywhere = here * every if src <= paths.length else 0
+            touch = paths.touch[seat]
+            here = touch[src]
             rows = paths.forward[seat][src]
+            row_reads = paths.split_reads(forward)[seat][src]
             for n in range(1, self.total):
                 if forward:
-                    track, track_mask, _, home_mask = rows[n]
-                    own = track_mask | home_mask
+                    track = rows[n][0]
                     dsts = board.forward(seat, src, n)
                 else:
-                    track, own = paths.back[src][n]
+                    track = paths.back[src][n][0]
                     dsts = board.backward(seat, src, n)
-                reads_n = (own | here) << shift | anywhere
+                reads_n = row_reads[n]
                 if track:
-                    reads_n |= bit[track] * every
                     victim = at[track]
                     if victim >= 0 and victim & 1 == board.team:
                         reads_n |= team_spots
@@ -470,7 +462,7 @@ class _Splits:
                 for dst in dsts:
                     if at[dst] < 0:  # the peg alone moves
                         change = (seat * size + src) * size + dst
-                        legal.append(([change], (here | bit[dst]) << shift))
+                        legal.append(([change], here | touch[dst]))
                         continue
                     changes = board.resolve(seat, src, dst)
                     if changes is not None:
@@ -590,11 +582,11 @@ class _Splits:
 def _touched(board: Board, changes: list[int]) -> int:
     """The (colour, hole) pairs ``changes`` empty or fill (see :class:`_Splits`)."""
     size = board.size
-    paths = board.paths
+    touch = board.paths.touch
     mask = 0
     for change in changes:
         seat = change // (size * size)
         src = change // size % size
         dst = change % size
-        mask |= (paths.bit[src] | paths.bit[dst]) << (seat * paths.band)
+        mask |= touch[seat][src] | touch[seat][dst]
     return mask
