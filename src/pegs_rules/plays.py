@@ -436,6 +436,7 @@ class _Splits:
         at = board.at
         size = board.size
         team_spots = paths.team_spots[board.team]
+        split_reads = paths.split_reads(forward)
         reads: list[list[int]] = []
         parts: list[list[list[_Part]]] = []
         for seat, src in self.movers:
@@ -444,7 +445,7 @@ class _Splits:
             touch = paths.touch[seat]
             here = touch[src]
             rows = paths.forward[seat][src]
-            row_reads = paths.split_reads(forward)[seat][src]
+            row_reads = split_reads[seat][src]
             for n in range(1, self.total):
                 if forward:
                     track = rows[n][0]
