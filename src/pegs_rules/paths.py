@@ -51,7 +51,7 @@ class Paths:
     ``slot`` reads, as a mask over (colour, hole) pairs (see
     :class:`~pegs_rules.plays._Splits`), but for the team's in-spots, read
     when it lands on a team peg: ``team_spots[team]``, in every colour.
-    ``touch[seat][slot]`` is the pair of a peg of ``seat`` on ``slot``.
+    ``touch[seat][slot]`` is the one (colour, hole) bit of a peg of ``seat`` on ``slot``.
     """
 
     def __init__(self, players: int) -> None:
