@@ -59,6 +59,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 from pegs_rules.board import (
     HOME_HOLES,
@@ -87,6 +88,19 @@ MAX_PART = 8
 KINDS = ("forward", "home", "back")
 """The kinds of a split part, by number."""
 _SPLIT_CARDS = (Rank.SEVEN, Rank.NINE)
+
+
+class _Split(NamedTuple):
+    """A split action's fields: each part's peg slot, length in holes and kind (``KINDS``)."""
+
+    rank: Rank
+    peg1: int
+    holes1: int
+    kind1: int
+    peg2: int
+    holes2: int
+    """Can be 0 or less: a number whose first part takes the whole card is no move."""
+    kind2: int
 
 
 class ActionError(PegsError):
@@ -295,23 +309,16 @@ class ActionSpace:
             if team_of(other) == team_of(me) and seen.rules.control is Control.TEAM:
                 steps.sort()  # both pegs movable: the steps in order, as legal_moves lists them
             return Play(Rank.TWO, tuple(steps))
-        rest, kind2 = divmod(i, 3)
-        rest, peg2 = divmod(rest, self.pegs)
-        rest, kind1 = divmod(rest, 3)
-        rest, a_index = divmod(rest, MAX_PART)
-        card, peg1 = divmod(rest, self.pegs)
-        rank = _SPLIT_CARDS[card]
-        total = 7 if rank is Rank.SEVEN else 9
-        a = a_index + 1
-        seat1, src1 = self._located(seen, peg1)
-        dst1 = self._part_destination(seat1, src1, a, kind1)
-        seat2, src2 = self._located(seen, peg2)
-        if dst1 is None or peg1 == peg2 or a >= total:
+        split = self._split_of(i)
+        seat1, src1 = self._located(seen, split.peg1)
+        dst1 = self._part_destination(seat1, src1, split.holes1, split.kind1)
+        seat2, src2 = self._located(seen, split.peg2)
+        if dst1 is None or split.peg1 == split.peg2 or split.holes2 <= 0:
             return None
         first = Step(seat1, src1, dst1)
         src2 = self._after(seen, first, seat2, src2)
-        dst2 = self._part_destination(seat2, src2, total - a, kind2)
-        return None if dst2 is None else Play(rank, (first, Step(seat2, src2, dst2)))
+        dst2 = self._part_destination(seat2, src2, split.holes2, split.kind2)
+        return None if dst2 is None else Play(split.rank, (first, Step(seat2, src2, dst2)))
 
     def block(self, action: int) -> str:
         """The name of the block ``action`` is in (``"play"``, ``"split"``, ...)."""
@@ -321,6 +328,17 @@ class ActionSpace:
     def _check(self, action: object) -> None:
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.size:
             raise ActionError(f"not an action: {action!r} (0 .. {self.size - 1})")
+
+    def _split_of(self, i: int) -> _Split:
+        """The split numbered ``i`` within the split block."""
+        rest, kind2 = divmod(i, 3)
+        rest, peg2 = divmod(rest, self.pegs)
+        rest, kind1 = divmod(rest, 3)
+        rest, a_index = divmod(rest, MAX_PART)
+        card, peg1 = divmod(rest, self.pegs)
+        rank = _SPLIT_CARDS[card]
+        total = 7 if rank is Rank.SEVEN else 9
+        return _Split(rank, peg1, a_index + 1, kind1, peg2, total - a_index - 1, kind2)
 
     def _block_of(self, action: int) -> tuple[str, int]:
         for name, (offset, size) in self.blocks.items():
@@ -423,17 +441,11 @@ class ActionSpace:
                 "joker: peg {} onto hole {}" if block == "joker" else "swap 2: peg {} with hole {}"
             )
             return verb.format(peg, hole)
-        rest, kind2 = divmod(i, 3)
-        rest, peg2 = divmod(rest, self.pegs)
-        rest, kind1 = divmod(rest, 3)
-        rest, a_index = divmod(rest, MAX_PART)
-        card, peg1 = divmod(rest, self.pegs)
-        rank = _SPLIT_CARDS[card]
-        b = (7 if rank is Rank.SEVEN else 9) - a_index - 1
+        split = self._split_of(i)
         words = ("forward", "into home", "back")
         return (
-            f"split {rank}: peg {peg1} {words[kind1]} {a_index + 1}, "
-            f"then peg {peg2} {words[kind2]} {b}"
+            f"split {split.rank}: peg {split.peg1} {words[split.kind1]} {split.holes1}, "
+            f"then peg {split.peg2} {words[split.kind2]} {split.holes2}"
         )
 
 
