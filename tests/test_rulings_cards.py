@@ -375,6 +375,18 @@ def test_seven_split_independent_pegs_listed_once_each() -> None:
     expect_same_move(state, "7 0:30-36 0:10-11", "7 0:10-11 0:30-36")
 
 
+@pytest.mark.ruling("card.seven.split.order", "move.landing")
+def test_seven_split_other_order_knocks_a_teammate_into_the_in_spot_just_left() -> None:
+    # Seat 0 on 10 and on 39 (seat 2's in-spot), seat 2 on 44. Listed: 0:10-12 (2), then
+    # 0:39-44 (5) lands on seat 2's peg, which goes to its in-spot 39, just left by the mover.
+    # The other order does the same: 0:39-44 first leaves 39 before the knocked peg is sent
+    # there, then 0:10-12. Both end with seat 0 on 12 and 44, seat 2 on 39: one move.
+    state = pos("pegs 0: 10 39\npegs 2: 44\nhand 0: 7")
+    expect_same_move(state, "7 0:39-44 0:10-12", "7 0:10-12 0:39-44")
+    after = pegs_after(state, "7 0:39-44 0:10-12")
+    assert (after[0], after[2]) == ((START, START, START, 12, 44), (START, START, START, START, 39))
+
+
 @pytest.mark.ruling("card.seven.split")
 def test_seven_split_first_part_unblocks_the_second() -> None:
     # Pegs A on 10 and B on 12 (same colour).

@@ -44,6 +44,7 @@ TESTS = [
     "tests/test_rulings_movement.py",
     "tests/test_rulings_turn.py",
     "tests/test_variants.py",
+    "tests/test_memo.py",
     "tests/test_reference_agreement.py",
     "tests/test_hostile_input.py",
     "tests/test_serialize.py",
@@ -355,6 +356,19 @@ MUTANTS = [
         "playable = playable or (bool(keys) and rank is not _JOKER)",
         "playable = playable or bool(keys)",
         "a playable joker forces play",
+    ),
+    Mutant(
+        "movegen",
+        "key = (id(pegs), seats, ranks, id(rules))",
+        "key = (id(pegs), (), ranks, id(rules))",
+        "the memo keyed without the seats to move",
+    ),
+    # --- workboard -----------------------------------------------------------------------------
+    Mutant(
+        "workboard",
+        "        if 0 <= src < 1000:\n            placed[src] = None\n",
+        "",
+        "a knocked team peg finds its in-spot held by the peg that just left it",
     ),
     # --- views ---------------------------------------------------------------------------------
     Mutant("views", "seed=rng.getrandbits(32),", "seed=0,", "every sample reshuffles alike"),
