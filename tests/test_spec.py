@@ -202,3 +202,35 @@ def test_dump_is_one_json_document_with_everything() -> None:
         assert main(["dump"]) == 0
     dumped = json.loads(out.getvalue())
     assert len(dumped["cases"]) == len(CASES) and len(dumped["games"]) == len(GAMES)
+
+
+def verdict_items() -> list[tuple[str, list[str], list[str]]]:
+    """The numbered items of ``move.verdict``: their text, ruling ids and case ids."""
+    text = rulings_sections()["move.verdict"].split("**Sources.**")[0]
+    items = re.split(r"\n\s*(?=\d+\. )", text)[1:]
+    found = []
+    for item in items:
+        names = re.findall(r"`([^`]+)`", item)
+        found.append((item, [n for n in names if "/" not in n], [n for n in names if "/" in n]))
+    return found
+
+
+@pytest.mark.ruling("move.verdict")
+def test_each_precedence_item_is_held_by_cases_that_expect_its_ruling() -> None:
+    """``move.verdict``: every item cites cases, each an illegal move whose expected id is one
+    the item names; every case written for the ruling is cited."""
+    by_id = {c["id"]: c for c in CASES}
+    items = verdict_items()
+    assert len(items) >= 15
+    cited = set()
+    for item, rulings, cases in items:
+        if item.lstrip().startswith("6. Otherwise"):
+            continue  # the heading of the per-step items
+        assert cases, item
+        for case_id in cases:
+            case = by_id[case_id]
+            assert case["expect"]["illegal"] in rulings, (case_id, rulings)
+            assert check_case(case) is None
+        cited |= set(cases)
+    written = {c["id"] for c in CASES if "move.verdict" in c["rules"]}
+    assert written <= cited

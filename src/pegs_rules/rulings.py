@@ -54,6 +54,10 @@ DECIDED: dict[str, str] = {
 
 ADDED: dict[str, str] = {
     "turn.pass": "A seat with no cards passes; it then draws as at the end of any turn.",
+    "move.verdict": (
+        "A move that breaks several rulings is rejected for the first in a fixed order: the "
+        "game, the kind of move, the card, then each step from its peg to its landing."
+    ),
     "variant.decks": "Switch: the decks and jokers used for each player count.",
     "variant.face-values": "Switch: a J, Q and K move 11, 12 and 13 (or any set values) forward.",
     "variant.nine-split": (
