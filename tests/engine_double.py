@@ -4,7 +4,12 @@ Run as ``python engine_double.py FAULTS.json``. It answers every request as
 ``python -m pegs_rules.spec serve`` does, except the requests named in the
 faults file: a list of ``{"type": ..., "position": DIGEST, "move": ..., "fault": ...}``,
 where ``DIGEST`` is :func:`pegs_rules.spec.suite.digest_of` of the request's
-position text and ``move`` (for ``apply``) its move. The faults:
+position text and ``move`` (for ``apply``) its move. The file may instead hold an
+object: ``{"faults": [...], "supports": {...}, "other_ids": true, "perft_drop": [...]}``,
+whose ``supports`` goes into the ``hello`` answer, whose ``other_ids`` makes
+every rejection name another ruling than the reference's, and whose
+``perft_drop`` lists the digests of positions where its perft leaves out the
+first legal move (a move generator wrong deep in the tree). The faults:
 
 * ``drop``: leave the first move out of a ``legal`` answer;
 * ``add``: add a move that is no move to a ``legal`` answer;
@@ -13,7 +18,8 @@ position text and ``move`` (for ``apply``) its move. The faults:
 * ``miscount``: add one to a ``perft`` count;
 * ``hang``: never answer;
 * ``crash``: exit with status 3;
-* ``garbage``: answer with a line that is not JSON.
+* ``garbage``: answer with a line that is not JSON;
+* ``unsupported``: answer that the request is not supported.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pegs_rules import GameState, apply, legal_moves, parse_position
 from pegs_rules.spec.protocol import handle
 from pegs_rules.spec.suite import digest_of
 
@@ -50,13 +57,50 @@ def faulty_answer(request: dict[str, Any], fault: str) -> dict[str, Any] | str |
         os._exit(3)
     elif fault == "garbage":
         return "this is not JSON"
+    elif fault == "unsupported":
+        answer = {"id": request["id"], "unsupported": "not this one, on purpose"}
     return answer
 
 
+def other_id(answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer with any rejection naming another ruling (and no reason)."""
+    if "illegal" not in answer:
+        return answer
+    other = "turn.sequence" if answer["illegal"] == "card.joker" else "card.joker"
+    return {"id": answer["id"], "illegal": other}
+
+
+def perft_leaving_out(state: GameState, depth: int, drop: set[str]) -> int:
+    """Perft, leaving out the first legal move of the positions whose digests are in ``drop``."""
+    if depth == 0:
+        return 1
+    moves = legal_moves(state)
+    if digest_of(str(state)) in drop:
+        moves = moves[1:]
+    if depth == 1:
+        return len(moves)
+    return sum(perft_leaving_out(apply(state, m), depth - 1, drop) for m in moves)
+
+
+def perft_answer(request: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+    """A ``perft`` answer from :func:`perft_leaving_out`."""
+    state = parse_position(request["position"])
+    depth = request["depth"]
+    moves = legal_moves(state)
+    if digest_of(str(state)) in drop:
+        moves = moves[1:]
+    if not request.get("divide") or depth == 0:
+        return {"id": request["id"], "nodes": perft_leaving_out(state, depth, drop)}
+    counts = {str(m): perft_leaving_out(apply(state, m), depth - 1, drop) for m in moves}
+    return {"id": request["id"], "nodes": sum(counts.values()), "divide": counts}
+
+
 def main(faults_file: str) -> int:
+    config = json.loads(Path(faults_file).read_text(encoding="utf-8"))
+    if isinstance(config, list):
+        config = {"faults": config}
     faults = {
-        (f["type"], f["position"], f.get("move")): f["fault"]
-        for f in json.loads(Path(faults_file).read_text(encoding="utf-8"))
+        (f["type"], f["position"], f.get("move")): f["fault"] for f in config.get("faults", [])
     }
     for line in sys.stdin:
         request = json.loads(line)
@@ -65,6 +109,12 @@ def main(faults_file: str) -> int:
         key = (request["type"], digest_of(request.get("position", "")), request.get("move"))
         fault = faults.get(key)
         answer = handle(request) if fault is None else faulty_answer(request, fault)
+        if request["type"] == "perft" and config.get("perft_drop"):
+            answer = perft_answer(request, set(config["perft_drop"]))
+        if isinstance(answer, dict) and request["type"] == "hello" and "supports" in config:
+            answer["supports"] = config["supports"]
+        if isinstance(answer, dict) and config.get("other_ids"):
+            answer = other_id(answer)
         text = answer if isinstance(answer, str) else json.dumps(answer)
         sys.stdout.write(text + "\n")
         sys.stdout.flush()

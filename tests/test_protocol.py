@@ -29,14 +29,9 @@ from pegs_rules.spec.engine import (
     EngineUnusable,
     ReferenceEngine,
 )
-from pegs_rules.spec.harness import (
-    Outcome,
-    _position_fields,
-    junit_xml,
-    report,
-    run_suite,
-)
+from pegs_rules.spec.harness import Outcome, position_fields, run_suite
 from pegs_rules.spec.protocol import handle, serve
+from pegs_rules.spec.report import junit_xml, report
 from pegs_rules.spec.suite import case_state, digest_of
 
 CASES = load_cases()
@@ -91,7 +86,7 @@ def test_every_message_of_a_suite_run_matches_its_schema() -> None:
     outcomes = run_suite(engine, CASES, GAMES[:1], PERFT, perft_depth=2)
     assert [o.id for o in outcomes if not o.passed] == []
     forms = {form[0] for form in engine.forms}
-    assert forms == {"legal", "apply", "deal", "perft"}
+    assert forms == {"hello", "legal", "apply", "deal", "perft"}
     sent = {field for form in engine.forms for field in form[: form.index("->")]}
     answered = {field for form in engine.forms for field in form[form.index("->") :]}
     assert {"position", "state", "move", "reshuffle", "depth", "house_rules"} <= sent
@@ -206,7 +201,7 @@ def test_a_deal_from_a_given_deck() -> None:
 def test_a_state_json_short_of_cards_is_a_test_position() -> None:
     """Hand-made positions travel as state JSON too: the cards they leave out are out of play."""
     state = parse_position("pegs 0: 70\nhand 0: 7")
-    fields = _position_fields(state, made=True)
+    fields = position_fields(state, made=True)
     answer = handle({"id": 1, "type": "legal", "state": fields["state"]})
     assert answer == {"id": 1, "moves": ["7 0:70-5", "7 0:70-h2"]}
     fields["state"]["hands"][1] = ["JK"] * 20  # more jokers than the deck holds
@@ -314,11 +309,20 @@ def test_a_broken_engine_is_caught_with_the_right_case_ids(tmp_path: Path) -> No
     dropped = targets["drop"]["expect"]["legal"]
     assert any(line.startswith("- ") for line in failed[targets["drop"]["id"]].diff), dropped
     assert "+ 2 0:h5-h5" in failed[targets["add"]["id"]].diff
-    assert failed[targets["wrong-rule"]["id"]].diff == (
-        "- illegal: move.blocking",
-        "+ illegal: card.joker",
+    other = failed[targets["wrong-rule"]["id"]]
+    assert other.other_ruling
+    assert (other.expected, other.received) == (
+        ("illegal: move.blocking",),
+        ("illegal: card.joker",),
     )
-    assert str(failed[f"game/{game['id']}"].problem).startswith("turn 10: ")
+    vector = failed[f"game/{game['id']}"]
+    turns = len(game["turns"])
+    assert str(vector.problem).startswith(f"1 of {turns} turns differ; the first, turn 10: ")
+    assert (
+        vector.detail == f"{turns} turns compared, {turns - 1} agreed; first difference at turn 10"
+    )
+    for outcome in failed.values():  # every failure shows the position asked about
+        assert outcome.position.startswith("rules: arizona\nplayers: "), outcome
     assert str(failed[f"perft/{perft['id']}"].problem).startswith("depth 1: ")
     check_reports(outcomes, expected)
 

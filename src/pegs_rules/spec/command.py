@@ -1,13 +1,16 @@
 """``python -m pegs_rules.spec``: serve, check, perft, dump and record.
 
 * ``serve``: this library as an engine speaking the protocol on stdin/stdout;
-* ``check [--engine COMMAND] [--timeout S] [--junit FILE] [--perft-depth N] [--only PREFIX]``:
-  run every case, game vector and perft position against an engine (this
-  library, in process, without ``--engine``), print the per-ruling table and
-  each failure with a diff; exit 1 on any failure, 2 if the engine is unusable;
-* ``perft POSITION --depth N [--divide]``: count move sequences from a
-  position (an id of ``specs/perft.json``, or a file holding position text
-  or state JSON, ``-`` for standard input);
+* ``check [--engine COMMAND] [--timeout S] [--junit FILE] [--report FILE] [--perft-depth N]
+  [--only PREFIX] [--only-ruling ID] [--preset NAME] [--players N] [--ids strict|lenient]``:
+  run the cases, game vectors and perft positions that fit the engine's ``supports`` against
+  it (this library, in process, without ``--engine``), print the per-ruling table and each
+  failure in full with the command that reruns it; exit 1 on any failure, 2 if the engine is
+  unusable;
+* ``perft POSITION --depth N [--divide] [--engine COMMAND [--against-reference]]``: count
+  move sequences from a position (an id of ``specs/perft.json``, or a file holding position
+  text or state JSON, ``-`` for standard input), with this library or an engine; against the
+  reference, follow the counts that differ down to the position where the moves differ;
 * ``dump``: the cases and game vectors as one JSON document;
 * ``record``, ``record-perft``: write the game vectors; fill in missing
   perft counts.
@@ -18,20 +21,28 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import shlex
 import sys
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
+from pegs_rules import __version__
 from pegs_rules.errors import PegsError
 from pegs_rules.position import parse_position
+from pegs_rules.rules import PRESETS
 from pegs_rules.serialize import from_json
+from pegs_rules.spec.divergence import engine_perft, find_divergence
 from pegs_rules.spec.engine import Engine, EngineProcess, ReferenceEngine
-from pegs_rules.spec.harness import junit_xml, report, run_suite
+from pegs_rules.spec.harness import run_suite
 from pegs_rules.spec.perft import divide, perft
 from pegs_rules.spec.protocol import serve
 from pegs_rules.spec.record import fill_perft, write_games
+from pegs_rules.spec.report import counts, junit_xml, markdown, report
 from pegs_rules.spec.suite import SPECS, case_state, load_cases, load_games, load_perft
+from pegs_rules.spec.supports import Needs, Supports, needs_of_case, needs_of_game, needs_of_perft
 from pegs_rules.state import GameState
 
 
@@ -81,11 +92,58 @@ def _parser() -> argparse.ArgumentParser:
         help="check only the items whose id starts with PREFIX (a ruling id, game/, perft/); "
         "may be given several times",
     )
+    check.add_argument(
+        "--only-ruling",
+        action="append",
+        metavar="ID",
+        help="check only the cases that exercise ruling ID (no game vector or perft); "
+        "may be given several times",
+    )
+    check.add_argument(
+        "--preset",
+        action="append",
+        choices=list(PRESETS),
+        help="check only the items of this preset; may be given several times",
+    )
+    check.add_argument(
+        "--players",
+        action="append",
+        type=int,
+        choices=[4, 6, 8],
+        help="check only the items with this many players; may be given several times",
+    )
+    check.add_argument(
+        "--ids",
+        choices=["strict", "lenient"],
+        default="strict",
+        help="whether a rejection naming another ruling than the suite's fails the run "
+        "(strict, the default) or counts as passed (lenient); it is counted apart either way",
+    )
+    check.add_argument(
+        "--report", metavar="FILE", type=Path, help="also write a Markdown report to FILE"
+    )
     check.set_defaults(run=_check)
     perft_ = commands.add_parser("perft", help="count move sequences from a position")
     perft_.add_argument("position", help="an id of specs/perft.json, a file, or - for stdin")
     perft_.add_argument("--depth", type=int, required=True, metavar="N", help="sequence length")
     perft_.add_argument("--divide", action="store_true", help="also count per first move")
+    perft_.add_argument(
+        "--engine",
+        metavar="COMMAND",
+        help="count with this engine, over the protocol (default: this library)",
+    )
+    perft_.add_argument(
+        "--against-reference",
+        action="store_true",
+        help="with --engine: compare with this library and, if the counts differ, find the "
+        "position where the two lists of moves differ",
+    )
+    perft_.add_argument(
+        "--timeout",
+        type=_positive,
+        default=600.0,
+        help="seconds to wait for each of the engine's answers (default: %(default)s)",
+    )
     perft_.set_defaults(run=_perft)
     dump = commands.add_parser("dump", help="print the cases and game vectors as one JSON document")
     dump.set_defaults(run=_dump)
@@ -124,41 +182,113 @@ def _check(args: argparse.Namespace) -> int:
     if not cases or not games:
         print(f"no conformance cases or games found in {SPECS}", file=sys.stderr)
         return 2
-    if args.only:
-        prefixes = tuple(args.only)
-        cases = [c for c in cases if c["id"].startswith(prefixes)]
-        games = [g for g in games if f"game/{g['id']}".startswith(prefixes)]
-        positions = [p for p in positions if f"perft/{p['id']}".startswith(prefixes)]
+    cases, games, positions = _selected(args, cases, games, positions)
     started = time.perf_counter()
     try:
         outcomes = run_suite(engine, cases, games, positions, args.perft_depth)
     finally:
         engine.close()
+    rerun = partial(_rerun, args.engine)
     print(f"engine: {engine.name}")
-    print(report(outcomes))
-    failed = sum(not o.passed for o in outcomes)
-    print(
-        f"\n{len(outcomes) - failed} passed, {failed} failed in {time.perf_counter() - started:.1f} s"
-    )
+    hello = _hello_of(engine)
+    if "supports" in hello:
+        print(f"supports: {Supports.from_hello(hello)}")
+    print(report(outcomes, args.ids, rerun))
+    total = counts(outcomes, args.ids)
+    print(f"\n{total} in {time.perf_counter() - started:.1f} s")
     if args.junit is not None:
-        args.junit.write_text(junit_xml(outcomes), encoding="utf-8")
+        args.junit.write_text(junit_xml(outcomes, args.ids), encoding="utf-8")
+    if args.report is not None:
+        suite = f"the pegs-rules {__version__} suite"
+        text = markdown(
+            outcomes, engine=engine.name, hello=hello, suite=suite, ids=args.ids, rerun=rerun
+        )
+        args.report.write_text(text, encoding="utf-8")
     if any(o.problem and o.problem.startswith("not run: the engine is unusable") for o in outcomes):
         return 2
-    return 1 if failed else 0
+    if outcomes and total.skipped == len(outcomes):
+        print("nothing was checked: no item fits what the engine supports")
+        return 1
+    return 1 if total.failed else 0
+
+
+def _selected(
+    args: argparse.Namespace,
+    cases: list[dict[str, Any]],
+    games: list[dict[str, Any]],
+    positions: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The items that ``--only``, ``--only-ruling``, ``--preset`` and ``--players`` keep."""
+    if args.only:
+        prefixes = tuple(args.only)
+        cases = [c for c in cases if c["id"].startswith(prefixes)]
+        games = [g for g in games if f"game/{g['id']}".startswith(prefixes)]
+        positions = [p for p in positions if f"perft/{p['id']}".startswith(prefixes)]
+    if args.only_ruling:
+        cases = [c for c in cases if set(args.only_ruling) & set(c["rules"])]
+        games, positions = [], []
+    if args.preset or args.players:
+        presets = set(args.preset or PRESETS)
+        players = set(args.players or [4, 6, 8])
+
+        def keep(needs: Needs) -> bool:
+            return needs.preset in presets and needs.players in players
+
+        cases = [c for c in cases if keep(needs_of_case(c))]
+        games = [g for g in games if keep(needs_of_game(g))]
+        positions = [p for p in positions if keep(needs_of_perft(p))]
+    return cases, games, positions
+
+
+def _hello_of(engine: Engine) -> dict[str, Any]:
+    """The ``hello`` the engine gave (this library's own when it runs in process)."""
+    hello = getattr(engine, "hello", None)
+    if not (isinstance(hello, dict) and hello):
+        hello = ReferenceEngine().handshake() if isinstance(engine, ReferenceEngine) else {}
+    return {key: value for key, value in hello.items() if key != "id"}
+
+
+def _rerun(engine: str | None, args: tuple[str, ...]) -> str:
+    """The command line that runs ``python -m pegs_rules.spec`` with ``args`` on ``engine``."""
+    command, *rest = args
+    with_engine = [] if engine is None else ["--engine", engine]
+    return shlex.join(["python", "-m", "pegs_rules.spec", command, *with_engine, *rest])
 
 
 def _perft(args: argparse.Namespace) -> int:
     state = _read_position(args.position)
     if args.depth < 0:
         raise PegsError(f"--depth must be 0 or more, not {args.depth}")
-    if args.divide and args.depth > 0:
-        counts = divide(state, args.depth)
-        for move, nodes in counts.items():
-            print(f"{move}: {nodes}")
+    if args.engine is None:
+        if args.against_reference:
+            raise PegsError("--against-reference compares an --engine with this library")
+        return _print_perft(*_reference_perft(state, args.depth, args.divide))
+    with EngineProcess(args.engine, args.timeout) as engine:
+        if not args.against_reference:
+            return _print_perft(*engine_perft(engine, state, args.depth, split=args.divide))
+        if args.depth < 1:
+            raise PegsError("--against-reference needs a --depth of 1 or more")
+        found = find_divergence(engine, state, args.depth)
+    if found is None:
+        print(f"depth {args.depth}: the engine agrees with the reference")
+        return 0
+    for line in found.lines():
+        print(line)
+    return 1
+
+
+def _reference_perft(state: GameState, depth: int, split: bool) -> tuple[int, dict[str, int]]:
+    if split and depth > 0:
+        counts = divide(state, depth)
+        return sum(counts.values()), counts
+    return perft(state, depth), {}
+
+
+def _print_perft(total: int, counts: dict[str, int]) -> int:
+    for move, nodes in counts.items():
+        print(f"{move}: {nodes}")
+    if counts:
         print()
-        total = sum(counts.values())
-    else:
-        total = perft(state, args.depth)
     print(f"nodes: {total}")
     return 0
 

@@ -42,6 +42,11 @@ class Engine(Protocol):
 
     name: str
 
+    def handshake(self) -> dict[str, Any]:
+        """The engine's ``hello`` answer (starting it if need be); :class:`EngineUnusable`
+        if there is none."""
+        ...
+
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         """The answer to ``request``; :class:`EngineFailure` if there is none."""
         ...
@@ -55,6 +60,9 @@ class ReferenceEngine:
     """This library, answering through :func:`~pegs_rules.spec.protocol.handle`."""
 
     name = "pegs-rules (in process)"
+
+    def handshake(self) -> dict[str, Any]:
+        return self.ask({"id": 0, "type": "hello", "protocol": PROTOCOL})
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         answer = handle(request)
@@ -85,6 +93,11 @@ class EngineProcess:
         self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
         self._stderr_reader = threading.Thread()
         self._next_id = 0
+
+    def handshake(self) -> dict[str, Any]:
+        if self._process is None:
+            self._start()
+        return self.hello
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
         if self._process is None:

@@ -4,16 +4,17 @@
 and compares the answer with the case's expectation; :func:`run_game`
 replays a game vector turn by turn (each turn's position as the harness's
 own replay of the vector has it, with the reshuffled pile whenever the turn
-reshuffles) and compares digests; :func:`run_perft` compares perft counts.
-An engine failure (no answer in time, a crash, garbage) fails that item
-only. :func:`report` prints the per-ruling table and the failures with a
-diff; :func:`junit_xml` writes the outcomes for CI systems.
+reshuffles), compares digests and, after a difference, goes on from the
+vector's own position; :func:`run_perft` compares perft counts. An engine
+failure (no answer in time, a crash, garbage) fails that item only; an item
+the engine does not support (its ``hello`` says so, or it answers
+``unsupported``) is skipped. :mod:`pegs_rules.spec.report` prints the
+outcomes.
 """
 
 from __future__ import annotations
 
 import time
-import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -29,6 +30,13 @@ from pegs_rules.spec.engine import Engine, EngineFailure, EngineUnusable, Refere
 from pegs_rules.spec.perft import divide
 from pegs_rules.spec.protocol import apply_with_pile, read_test_state
 from pegs_rules.spec.suite import case_state, digest, digest_of, holds, line_of, rules_of
+from pegs_rules.spec.supports import (
+    Needs,
+    Supports,
+    needs_of_case,
+    needs_of_game,
+    needs_of_perft,
+)
 from pegs_rules.state import GameState
 from pegs_rules.turn import apply
 
@@ -37,6 +45,8 @@ DEAL_SEEDS = (0, 1, 2)
 
 GAMES = "game vectors"
 PERFT = "perft"
+NO_MOVES = "(no moves)"
+"""How an empty list of moves is shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +56,20 @@ class Outcome:
     Attributes:
         id: the case id, ``game/ID`` or ``perft/ID``.
         group: the case's main ruling, or ``game vectors`` or ``perft``.
-        problem: what went wrong, ``None`` if it passed.
+        problem: what went wrong, ``None`` if it passed or was skipped.
         diff: expected (``-``) and received (``+``) lines.
         seconds: the time it took.
+        skipped: why the item was not run (the engine does not support it), or ``None``.
+        other_ruling: the engine rejected the move as expected, naming another ruling
+            (``problem`` says which); ``--ids lenient`` counts it as passed.
+        position: the position text of the request that went wrong.
+        move: that request's move, if it had one.
+        expected: what the suite expected, in full.
+        received: what the engine answered, in full.
+        reason: the engine's reason for a rejection, or its error message.
+        detail: for a game vector, how many turns were compared and agreed.
+        rerun: the arguments of ``python -m pegs_rules.spec`` (after the command, before
+            ``--engine``) that run this item again: ``("check", "--only", ID)``.
     """
 
     id: str
@@ -56,42 +77,96 @@ class Outcome:
     problem: str | None = None
     diff: tuple[str, ...] = ()
     seconds: float = 0.0
+    skipped: str | None = None
+    other_ruling: bool = False
+    position: str = ""
+    move: str = ""
+    expected: tuple[str, ...] = ()
+    received: tuple[str, ...] = ()
+    reason: str = ""
+    detail: str = ""
+    rerun: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
-        """Whether the engine got it right."""
-        return self.problem is None
+        """Whether the engine got it right (ruling ids compared strictly)."""
+        return self.problem is None and self.skipped is None
+
+    def failed(self, ids: str = "strict") -> bool:
+        """Whether this counts as a failure; with ``ids="lenient"`` a rejection naming another
+        ruling does not."""
+        if self.problem is None or self.skipped is not None:
+            return False
+        return not (self.other_ruling and ids == "lenient")
 
 
 class _Wrong(Exception):
-    """The engine's answer differs from the expectation."""
+    """The engine's answer differs from the expectation (see :class:`Outcome` for the fields)."""
 
-    def __init__(self, problem: str, diff: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        problem: str,
+        diff: Iterable[str] = (),
+        *,
+        request: dict[str, Any] | None = None,
+        expected: Iterable[str] = (),
+        received: Iterable[str] = (),
+        reason: str = "",
+        other_ruling: bool = False,
+        detail: str = "",
+        rerun: tuple[str, ...] = (),
+        engine_failure: bool = False,
+    ) -> None:
         super().__init__(problem)
         self.problem = problem
         self.diff = tuple(diff)
+        self.request = request or {}
+        self.expected = tuple(expected)
+        self.received = tuple(received)
+        self.reason = reason
+        self.other_ruling = other_ruling
+        self.detail = detail
+        self.rerun = rerun
+        self.engine_failure = engine_failure
+        """The engine gave no answer (a timeout, an exit, garbage)."""
 
 
-def _timed(item: str, group: str, judge: Callable[[], None]) -> Outcome:
-    """Run ``judge``; an engine failure or a wrong answer fails this item only."""
+class _Unsupported(Exception):
+    """The engine answered ``unsupported``."""
+
+
+def _timed(item: str, group: str, judge: Callable[[], str], rerun: tuple[str, ...]) -> Outcome:
+    """Run ``judge`` (which returns a detail line); an engine failure, a wrong answer or an
+    ``unsupported`` answer settles this item only."""
     start = time.perf_counter()
-    problem: str | None = None
-    diff: tuple[str, ...] = ()
     try:
-        judge()
+        detail = judge()
     except _Wrong as wrong:
-        problem, diff = wrong.problem, wrong.diff
-    except EngineUnusable:
-        raise
-    except EngineFailure as error:
-        problem = f"engine failure: {error}"
-    return Outcome(item, group, problem, diff, time.perf_counter() - start)
+        request = wrong.request
+        return Outcome(
+            item,
+            group,
+            wrong.problem,
+            wrong.diff,
+            time.perf_counter() - start,
+            other_ruling=wrong.other_ruling,
+            position=str(request.get("position", "")),
+            move=str(request.get("move", "")),
+            expected=wrong.expected,
+            received=wrong.received,
+            reason=wrong.reason,
+            detail=wrong.detail,
+            rerun=wrong.rerun or rerun,
+        )
+    except _Unsupported as unsupported:
+        return Outcome(item, group, seconds=time.perf_counter() - start, skipped=str(unsupported))
+    return Outcome(item, group, seconds=time.perf_counter() - start, detail=detail, rerun=rerun)
 
 
 # --- asking -------------------------------------------------------------------------------------
 
 
-def _position_fields(state: GameState, *, made: bool = False) -> dict[str, Any]:
+def position_fields(state: GameState, *, made: bool = False) -> dict[str, Any]:
     """A position as a request carries it: position text and state JSON.
 
     A position ``made`` by hand goes without its state JSON if no game can
@@ -109,22 +184,44 @@ def _position_fields(state: GameState, *, made: bool = False) -> dict[str, Any]:
 
 def _ask(engine: Engine, request: dict[str, Any], *results: str) -> dict[str, Any]:
     """The engine's answer, which must hold one of ``results``."""
-    answer = engine.ask(request)
+    try:
+        answer = engine.ask(request)
+    except EngineUnusable:
+        raise
+    except EngineFailure as error:
+        raise _Wrong(f"engine failure: {error}", request=request, engine_failure=True) from None
+    if "unsupported" in answer and not any(r in answer for r in results):
+        raise _Unsupported(f"the engine: {answer['unsupported']}")
     if "error" in answer and not any(r in answer for r in results):
-        raise _Wrong(f"the engine answered with an error: {answer['error']}")
+        raise _Wrong(
+            f"the engine answered with an error: {answer['error']}",
+            request=request,
+            received=[f"error: {answer['error']}"],
+            reason=str(answer["error"]),
+        )
     if not any(r in answer for r in results):
-        raise _Wrong(f"the answer has none of {', '.join(results)}: {sorted(answer)}")
+        raise _Wrong(
+            f"the answer has none of {', '.join(results)}: {sorted(answer)}", request=request
+        )
     return answer
 
 
-def _answered_state(answer: dict[str, Any]) -> GameState:
+def _answered_state(answer: dict[str, Any], request: dict[str, Any]) -> GameState:
     """The position in an answer: its position text if it has one, else its state JSON."""
     try:
         if isinstance(answer.get("position"), str):
             return parse_position(answer["position"])
         return from_data(answer["state"], "state")
     except PegsError as error:
-        raise _Wrong(f"the answer's position cannot be read: {error}") from None
+        raise _Wrong(f"the answer's position cannot be read: {error}", request=request) from None
+
+
+def _moves_text(moves: list[str]) -> tuple[str, ...]:
+    """A list of moves for a report, as one line: how many, then the moves (or
+    :data:`NO_MOVES`)."""
+    if not moves:
+        return (NO_MOVES,)
+    return (f"{len(moves)} move{'s' if len(moves) != 1 else ''}: {', '.join(moves)}",)
 
 
 # --- cases --------------------------------------------------------------------------------------
@@ -132,55 +229,80 @@ def _answered_state(answer: dict[str, Any]) -> GameState:
 
 def run_case(engine: Engine, case: dict[str, Any]) -> Outcome:
     """Check ``engine`` on one conformance case."""
-    return _timed(case["id"], case["rules"][0], lambda: _judge_case(engine, case))
+    rerun = ("check", "--only", case["id"])
+    return _timed(case["id"], case["rules"][0], lambda: _judge_case(engine, case), rerun)
 
 
-def _judge_case(engine: Engine, case: dict[str, Any]) -> None:
+def _judge_case(engine: Engine, case: dict[str, Any]) -> str:
     expect = case["expect"]
     if "deal" in case:
         _judge_deal(engine, case["preset"], case["deal"], expect["dealt"])
-        return
+        return ""
     state = case_state(case)
     if "legal" in expect:
-        answer = _ask(engine, {"type": "legal", **_position_fields(state, made=True)}, "moves")
-        _judge_moves(answer["moves"], expect["legal"])
-        return
-    request = {"type": "apply", **_position_fields(state, made=True), "move": case["move"]}
+        request = {"type": "legal", **position_fields(state, made=True)}
+        _judge_moves(_ask(engine, request, "moves")["moves"], expect["legal"], request)
+        return ""
+    request = {"type": "apply", **position_fields(state, made=True), "move": case["move"]}
     answer = _ask(engine, request, "illegal", "position", "state")
+    reason = str(answer.get("reason", ""))
     if "illegal" in expect:
-        if answer.get("illegal") != expect["illegal"]:
-            got = f"illegal: {answer['illegal']}" if "illegal" in answer else "accepted"
+        if answer.get("illegal") == expect["illegal"]:
+            return ""
+        want = f"illegal: {expect['illegal']}"
+        if "illegal" in answer:
             raise _Wrong(
-                "the move should be illegal", [f"- illegal: {expect['illegal']}", f"+ {got}"]
+                f"the move is illegal, but for {expect['illegal']}, not {answer['illegal']}",
+                request=request,
+                expected=[want],
+                received=[f"illegal: {answer['illegal']}"],
+                reason=reason,
+                other_ruling=True,
             )
-        return
+        after = _answered_state(answer, request)
+        raise _Wrong(
+            "the move should be illegal",
+            request=request,
+            expected=[want],
+            received=["accepted; the position after it:", *str(after).splitlines()],
+        )
     if "illegal" in answer:
-        reason = answer.get("reason", "")
         raise _Wrong(
             f"the move should be legal; rejected with {answer['illegal']} {reason}".rstrip(),
-            [f"- {line}" for line in expect["after"]] + [f"+ illegal: {answer['illegal']}"],
+            request=request,
+            expected=["legal; afterwards:", *expect["after"]],
+            received=[f"illegal: {answer['illegal']}"],
+            reason=reason,
         )
-    after = _answered_state(answer)
+    after = _answered_state(answer, request)
     wrong = [line for line in expect["after"] if not holds(after, line)]
     if wrong:
         raise _Wrong(
             "after the move the position differs",
             [f"- {line}" for line in wrong] + [f"+ {line_of(after, line)}" for line in wrong],
+            request=request,
+            expected=["legal; afterwards:", *expect["after"]],
+            received=["the position after it:", *str(after).splitlines()],
         )
+    return ""
 
 
-def _judge_moves(got: object, expected: list[str]) -> None:
+def _judge_moves(got: object, expected: list[str], request: dict[str, Any]) -> None:
+    """``moves`` compared as a set of move texts, each listed once (``specs/protocol.md``)."""
     if not isinstance(got, list) or not all(isinstance(m, str) for m in got):
-        raise _Wrong(f"moves: expected a list of move texts, got {got!r:.100}")
+        raise _Wrong(f"moves: expected a list of move texts, got {got!r:.100}", request=request)
     missing = sorted(set(expected) - set(got))
     unexpected = sorted(set(got) - set(expected))
     twice = sorted(m for m, n in Counter(got).items() if n > 1)
     if missing or unexpected or twice:
         raise _Wrong(
-            "the legal moves differ",
+            "the legal moves differ" + ("; the engine answered no moves" if not got else ""),
             [f"- {m}" for m in missing]
             + [f"+ {m}" for m in unexpected]
             + [f"+ {m}   (listed twice)" for m in twice],
+            request=request,
+            expected=_moves_text(expected),
+            received=_moves_text(got),
         )
 
 
@@ -198,7 +320,8 @@ def _judge_deal(engine: Engine, preset: str, deal: dict[str, Any], dealt: dict[s
             "house_rules": house,
             "rules": rules,
         }
-        state = _answered_state(_ask(engine, request, "position", "state"))
+        answer = _ask(engine, request, "position", "state")
+        state = _answered_state(answer, request)
         cards = Counter(c.symbol for c in state.draw_pile + sum(state.hands, ()))
         facts = {
             "hand_sizes": [len(h) for h in state.hands],
@@ -211,6 +334,12 @@ def _judge_deal(engine: Engine, preset: str, deal: dict[str, Any], dealt: dict[s
             raise _Wrong(
                 f"seed {seed}: the deal differs",
                 [f"- {k}: {dealt[k]}" for k in wrong] + [f"+ {k}: {facts[k]}" for k in wrong],
+                request={
+                    "position": f"deal: players {deal['players']}, dealer {deal['dealer']}, "
+                    f"seed {seed}, preset {preset}" + "".join(f", {r}" for r in house)
+                },
+                expected=[f"{k}: {dealt[k]}" for k in dealt],
+                received=[f"{k}: {facts[k]}" for k in dealt],
             )
 
 
@@ -219,16 +348,28 @@ def _judge_deal(engine: Engine, preset: str, deal: dict[str, Any], dealt: dict[s
 
 def run_game(engine: Engine, record: dict[str, Any]) -> Outcome:
     """Check ``engine`` on every turn of a game vector."""
-    return _timed(f"game/{record['id']}", GAMES, lambda: _judge_game(engine, record))
+    rerun = ("check", "--only", f"game/{record['id']}")
+    return _timed(f"game/{record['id']}", GAMES, lambda: _judge_game(engine, record), rerun)
 
 
-def _judge_game(engine: Engine, record: dict[str, Any]) -> None:
+@dataclass
+class _Difference:
+    """The first turn of a game vector on which the engine differs."""
+
+    turn: int
+    wrong: _Wrong
+
+
+def _judge_game(engine: Engine, record: dict[str, Any]) -> str:
+    """Every turn, going on from the vector's own position after a difference."""
     state = parse_position("\n".join(record["start"]))
     if state.rules != rules_of(record["preset"], record.get("rules", [])):
         raise _Wrong("the start position's rules are not the vector's preset and rules")
     piles = iter(record["reshuffles"])
+    compared = agreed = 0
+    first: _Difference | None = None
     for number, (text, expected) in enumerate(record["turns"], 1):
-        request = {"type": "apply", **_position_fields(state), "move": text}
+        request = {"type": "apply", **position_fields(state), "move": text}
         try:  # the harness's own replay: the next position, and whether this turn reshuffles
             move = parse_notation(text)
             after = apply(state, move)
@@ -239,23 +380,74 @@ def _judge_game(engine: Engine, record: dict[str, Any]) -> None:
             raise _Wrong(
                 f"turn {number}: the vector's {text} cannot be replayed: {error}"
             ) from None
-        answer = _ask(engine, request, "illegal", "position", "state")
-        if "illegal" in answer:
-            raise _Wrong(f"turn {number}: {text} rejected with {answer['illegal']}")
-        if answer.get("position") and digest_of(str(answer["position"])) == expected:
-            state = after  # the usual case: the engine's text is the recorded one
-            continue
-        got = _answered_state(answer)
-        if digest(got) != expected:
-            lines = set(str(after).splitlines()) ^ set(str(got).splitlines())
-            raise _Wrong(
-                f"turn {number}: {text} leads to a different position",
-                [f"- {x}" for x in str(after).splitlines() if x in lines]
-                + [f"+ {x}" for x in str(got).splitlines() if x in lines],
-            )
+        wrong = _judge_turn(engine, request, after, expected)
+        if wrong is not None and wrong.engine_failure:  # no use asking again turn after turn
+            wrong.problem = f"turn {number}: {wrong.problem}"
+            wrong.detail = _turns(compared, agreed, first) + f"; stopped at turn {number}"
+            raise wrong
+        compared += 1
+        if wrong is None:
+            agreed += 1
+        elif first is None:
+            first = _Difference(number, wrong)
         state = after
+    detail = _turns(compared, agreed, first)
+    if first is not None:
+        wrong = first.wrong
+        raise _Wrong(
+            f"{compared - agreed} of {compared} turns differ; the first, turn {first.turn}: "
+            + wrong.problem,
+            wrong.diff,
+            request=wrong.request,
+            expected=wrong.expected,
+            received=wrong.received,
+            reason=wrong.reason,
+            detail=detail,
+        )
     if state.winner != record["winner"]:
         raise _Wrong(f"the game ends with winner {state.winner}, not {record['winner']}")
+    return detail
+
+
+def _turns(compared: int, agreed: int, first: _Difference | None) -> str:
+    where = "" if first is None else f"; first difference at turn {first.turn}"
+    return f"{compared} turns compared, {agreed} agreed{where}"
+
+
+def _judge_turn(
+    engine: Engine, request: dict[str, Any], after: GameState, expected: str
+) -> _Wrong | None:
+    """How the engine's answer to one turn of a vector differs, if it does."""
+    text = request["move"]
+    try:
+        answer = _ask(engine, request, "illegal", "position", "state")
+        if "illegal" in answer:
+            reason = str(answer.get("reason", ""))
+            return _Wrong(
+                f"{text} rejected with {answer['illegal']} {reason}".rstrip(),
+                request=request,
+                expected=["legal; the position after it:", *str(after).splitlines()],
+                received=[f"illegal: {answer['illegal']}"],
+                reason=reason,
+            )
+        if answer.get("position") and digest_of(str(answer["position"])) == expected:
+            return None  # the usual case: the engine's text is the recorded one
+        got = _answered_state(answer, request)
+    except _Wrong as wrong:
+        if not wrong.engine_failure:
+            wrong.problem = f"{text}: {wrong.problem}"
+        return wrong
+    if digest(got) == expected:
+        return None
+    lines = set(str(after).splitlines()) ^ set(str(got).splitlines())
+    return _Wrong(
+        f"{text} leads to a different position",
+        [f"- {x}" for x in str(after).splitlines() if x in lines]
+        + [f"+ {x}" for x in str(got).splitlines() if x in lines],
+        request=request,
+        expected=str(after).splitlines(),
+        received=str(got).splitlines(),
+    )
 
 
 # --- perft --------------------------------------------------------------------------------------
@@ -264,14 +456,17 @@ def _judge_game(engine: Engine, record: dict[str, Any]) -> None:
 def run_perft(engine: Engine, position: dict[str, Any], max_depth: int) -> Outcome:
     """Check ``engine``'s perft counts for one position, up to ``max_depth``."""
     return _timed(
-        f"perft/{position['id']}", PERFT, lambda: _judge_perft(engine, position, max_depth)
+        f"perft/{position['id']}",
+        PERFT,
+        lambda: _judge_perft(engine, position, max_depth),
+        ("check", "--only", f"perft/{position['id']}"),
     )
 
 
-def _judge_perft(engine: Engine, position: dict[str, Any], max_depth: int) -> None:
+def _judge_perft(engine: Engine, position: dict[str, Any], max_depth: int) -> str:
     state = case_state(position)
     for depth, expected in enumerate(position["counts"][:max_depth], 1):
-        request = {"type": "perft", **_position_fields(state, made=True), "depth": depth}
+        request = {"type": "perft", **position_fields(state, made=True), "depth": depth}
         nodes = _ask(engine, request, "nodes")["nodes"]
         if nodes != expected:
             answer = _ask(engine, {**request, "divide": True}, "nodes")
@@ -282,7 +477,12 @@ def _judge_perft(engine: Engine, position: dict[str, Any], max_depth: int) -> No
                 f"depth {depth}: {nodes} nodes, expected {expected}",
                 [f"- {m}: {want[m]}" for m in differ if m in want]
                 + [f"+ {m}: {got[m]}" for m in differ if m in got],
+                request=request,
+                expected=[f"nodes: {expected}"],
+                received=[f"nodes: {nodes}"],
+                rerun=("perft", position["id"], "--depth", str(depth), "--against-reference"),
             )
+    return ""
 
 
 # --- the whole suite ----------------------------------------------------------------------------
@@ -298,28 +498,40 @@ def run_suite(
 ) -> list[Outcome]:
     """Every case, game vector and perft position, in that order.
 
-    An engine that becomes unusable (it no longer answers the handshake)
-    fails everything not yet run.
+    Items the engine's ``hello`` does not support are skipped. An engine
+    that becomes unusable (it no longer answers the handshake, or its
+    ``supports`` cannot be read) fails everything not yet run.
     """
-    jobs: list[tuple[str, str, Callable[[], Outcome]]] = []
+    jobs: list[tuple[str, str, Needs, Callable[[], Outcome]]] = []
     for case in cases:
-        jobs.append((case["id"], case["rules"][0], partial(run_case, engine, case)))
+        job = partial(run_case, engine, case)
+        jobs.append((case["id"], case["rules"][0], needs_of_case(case), job))
     for record in games:
-        jobs.append((f"game/{record['id']}", GAMES, partial(run_game, engine, record)))
+        job = partial(run_game, engine, record)
+        jobs.append((f"game/{record['id']}", GAMES, needs_of_game(record), job))
     if perft_depth > 0:
         for pos in perft_positions:
-            perft_job = partial(run_perft, engine, pos, perft_depth)
-            jobs.append((f"perft/{pos['id']}", PERFT, perft_job))
+            job = partial(run_perft, engine, pos, perft_depth)
+            jobs.append((f"perft/{pos['id']}", PERFT, needs_of_perft(pos), job))
     outcomes: list[Outcome] = []
     broken: str | None = None
-    for item, group, job in jobs:
-        if broken is None:
+    supports = Supports()
+    if jobs:
+        try:
+            supports = Supports.from_hello(engine.handshake())
+        except PegsError as error:
+            broken = f"not run: the engine is unusable: {error}"
+    for item, group, needs, run in jobs:
+        refusal = supports.refusal(needs)
+        if broken is None and refusal is None:
             try:
-                outcome = job()
+                outcome = run()
             except EngineUnusable as error:
                 broken = f"not run: the engine is unusable: {error}"
         if broken is not None:
             outcome = Outcome(item, group, broken)
+        elif refusal is not None:
+            outcome = Outcome(item, group, skipped=refusal)
         outcomes.append(outcome)
         if progress is not None:
             progress(outcome)
@@ -339,60 +551,4 @@ def check_game(record: dict[str, Any], engine: Engine | None = None) -> str | No
 def _problem(outcome: Outcome) -> str | None:
     if outcome.passed:
         return None
-    return "\n".join([outcome.problem or "", *outcome.diff])
-
-
-# --- reports ------------------------------------------------------------------------------------
-
-
-def report(outcomes: list[Outcome]) -> str:
-    """The per-ruling table (passed, failed, the failed ids), then each failure with its diff."""
-    groups: dict[str, list[Outcome]] = {}
-    for outcome in outcomes:
-        groups.setdefault(outcome.group, []).append(outcome)
-    order = sorted(g for g in groups if g not in (GAMES, PERFT))
-    order += [g for g in (GAMES, PERFT) if g in groups]
-    width = max([len(g) for g in order] + [len("ruling")])
-    lines = [f"{'ruling':<{width}}  passed  failed"]
-    for group in order:
-        failed = [o.id for o in groups[group] if not o.passed]
-        passed = len(groups[group]) - len(failed)
-        lines.append(
-            f"{group:<{width}}  {passed:>6}  {len(failed):>6}  {' '.join(failed)}".rstrip()
-        )
-    failures = [o for o in outcomes if not o.passed]
-    lines.append(f"{'all':<{width}}  {len(outcomes) - len(failures):>6}  {len(failures):>6}")
-    for outcome in failures:
-        lines += ["", f"FAIL {outcome.id} [{outcome.group}]: {outcome.problem}"]
-        lines += [f"  {line}" for line in outcome.diff]
-    return "\n".join(lines)
-
-
-def junit_xml(outcomes: list[Outcome], name: str = "pegs-rules conformance") -> str:
-    """The outcomes as JUnit XML: one test suite per ruling, one test case per item."""
-    root = ET.Element("testsuites", name=name)
-    groups: dict[str, list[Outcome]] = {}
-    for outcome in outcomes:
-        groups.setdefault(outcome.group, []).append(outcome)
-    for group, members in groups.items():
-        suite = ET.SubElement(
-            root,
-            "testsuite",
-            name=group,
-            tests=str(len(members)),
-            failures=str(sum(not o.passed for o in members)),
-            errors="0",
-            skipped="0",
-            time=f"{sum(o.seconds for o in members):.3f}",
-        )
-        for outcome in members:
-            test = ET.SubElement(
-                suite, "testcase", classname=group, name=outcome.id, time=f"{outcome.seconds:.3f}"
-            )
-            if not outcome.passed:
-                failure = ET.SubElement(test, "failure", message=outcome.problem or "")
-                failure.text = "\n".join(outcome.diff) or outcome.problem
-    root.set("tests", str(len(outcomes)))
-    root.set("failures", str(sum(not o.passed for o in outcomes)))
-    ET.indent(root)
-    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+    return "\n".join([outcome.problem or outcome.skipped or "", *outcome.diff])
