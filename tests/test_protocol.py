@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shlex
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -33,11 +34,14 @@ from pegs_rules.spec.harness import Outcome, position_fields, run_suite
 from pegs_rules.spec.protocol import handle, serve
 from pegs_rules.spec.report import junit_xml, report
 from pegs_rules.spec.suite import case_state, digest_of
+from pegs_rules.spec.supports import HOUSE_RULES
 
 CASES = load_cases()
 GAMES = load_games()
 PERFT = load_perft()
 DOUBLE = Path(__file__).with_name("engine_double.py")
+ROOT = Path(__file__).resolve().parents[1]
+TYPES = ("hello", "legal", "apply", "deal", "perft", "quit")
 SERVE = [sys.executable, "-m", "pegs_rules.spec", "serve"]
 
 
@@ -103,6 +107,63 @@ def test_hello_quit_and_error_messages_match_their_schemas() -> None:
         answer = handle(bad)
         assert answer is not None and set(answer) == {"id", "error"}
         check_message("error-response", answer)
+
+
+def example_lines(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """Every message of the ``text`` blocks of a Markdown page (``>``/``<`` marks stripped),
+    each with the schema it must match: ``TYPE-request`` for a request, and for an answer
+    ``error-``, ``unsupported-`` or the ``TYPE-response`` of the request it answers."""
+    text = path.read_text(encoding="utf-8")
+    found = []
+    for block in re.findall(r"```text\n(.*?)```", text, re.DOTALL):
+        asked: dict[object, str] = {}
+        for line in block.splitlines():
+            message = json.loads(line[2:] if line[:2] in ("> ", "< ") else line)
+            if "type" in message:
+                asked[message["id"]] = message["type"]
+                if message["type"] in TYPES:  # else an example of an unknown request
+                    found.append((f"{message['type']}-request", message))
+            else:
+                kind = next((k for k in ("error", "unsupported") if k in message), None)
+                assert kind or asked[message["id"]] in TYPES, message
+                found.append((f"{kind or asked[message['id']]}-response", message))
+    return found
+
+
+@pytest.mark.parametrize("page", ["specs/protocol.md", "docs/checking.md"])
+def test_every_example_line_of_the_pages_matches_its_schema(page: str) -> None:
+    """The protocol document and the page for engine authors: each example message is valid."""
+    path = SPECS / "protocol.md" if page.startswith("specs/") else ROOT / page
+    examples = example_lines(path)
+    assert len(examples) >= (10 if page.startswith("specs/") else 6)
+    for name, message in examples:
+        check_message(name, message)
+    kinds = {name for name, _ in examples}
+    if page.startswith("specs/"):
+        assert {
+            f"{t}-request" for t in ("hello", "legal", "apply", "deal", "perft", "quit")
+        } <= kinds
+        assert {"error-response", "unsupported-response", "hello-response"} <= kinds
+
+
+def test_the_schemas_allow_unknown_fields_and_know_the_house_rules() -> None:
+    """``specs/protocol.md``: fields not listed are ignored by both sides; ``supports`` names
+    the fields of the rules object."""
+    check_message("legal-request", {"id": 1, "type": "legal", "position": "", "later": 1})
+    check_message("legal-response", {"id": 1, "moves": [], "comment": "none"})
+    schema = json.loads(
+        (SPECS / "schema" / "protocol" / "hello-response.schema.json").read_text("utf-8")
+    )
+    house = schema["properties"]["supports"]["properties"]["house_rules"]["oneOf"][1]
+    assert sorted(house["items"]["enum"]) == sorted(HOUSE_RULES)
+    supports = {"presets": ["arizona"], "players": [4, 6], "house_rules": "all", "requests": []}
+    check_message("hello-response", {**handle({"id": 1, "type": "hello"}), "supports": supports})
+    bad = {**supports, "players": [5]}
+    assert list(
+        validator("hello-response").iter_errors(
+            {"id": 1, "engine": "x", "version": "1", "protocol": 1, "supports": bad}
+        )
+    )
 
 
 def test_schemas_reject_malformed_messages() -> None:
@@ -221,9 +282,10 @@ def test_the_reference_engine_passes_over_a_pipe(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr
     assert "card.seven.split.order" in done.stdout and "game vectors" in done.stdout
-    root = ET.parse(junit).getroot()
     total = len(CASES) + len(GAMES) + len(PERFT)
-    assert (root.get("tests"), root.get("failures")) == (str(total), "0")
+    assert f"\n{total} passed, 0 failed, 0 skipped in " in done.stdout
+    root = ET.parse(junit).getroot()
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == (str(total), "0", "0")
     names = {case.get("name") for case in root.iter("testcase")}
     assert {c["id"] for c in CASES} <= names and f"game/{GAMES[0]['id']}" in names
 
@@ -329,12 +391,17 @@ def test_a_broken_engine_is_caught_with_the_right_case_ids(tmp_path: Path) -> No
 
 def check_reports(outcomes: list[Outcome], expected: set[str]) -> None:
     """The table names each failed id under its ruling; JUnit XML has a failure for each."""
-    text = report(outcomes)
+    text = report(
+        outcomes, rerun=lambda args: shlex.join(["python", "-m", "pegs_rules.spec", *args])
+    )
     for case_id in expected:
         row = next(line for line in text.splitlines() if case_id in line.split())
         group = next(o.group for o in outcomes if o.id == case_id)
         assert row.startswith(group)
-        assert f"FAIL {case_id} [" in text
+        block = text.split(f"FAIL {case_id} [", 1)[1].split("\nFAIL ", 1)[0]
+        assert "\n  position:\n    rules: arizona\n" in block, block
+        assert "\n  rerun: python -m pegs_rules.spec " in block
+        assert f" {case_id}" in block or f" {case_id.removeprefix('perft/')} --depth" in block
     root = ET.fromstring(junit_xml(outcomes))
     failing = {t.get("name") for t in root.iter("testcase") if t.find("failure") is not None}
     assert failing == expected

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import shlex
@@ -42,7 +43,14 @@ from pegs_rules.spec.protocol import serve
 from pegs_rules.spec.record import fill_perft, write_games
 from pegs_rules.spec.report import counts, junit_xml, markdown, report
 from pegs_rules.spec.suite import SPECS, case_state, load_cases, load_games, load_perft
-from pegs_rules.spec.supports import Needs, Supports, needs_of_case, needs_of_game, needs_of_perft
+from pegs_rules.spec.supports import (
+    Needs,
+    Supports,
+    SupportsError,
+    needs_of_case,
+    needs_of_game,
+    needs_of_perft,
+)
 from pegs_rules.state import GameState
 
 
@@ -192,7 +200,8 @@ def _check(args: argparse.Namespace) -> int:
     print(f"engine: {engine.name}")
     hello = _hello_of(engine)
     if "supports" in hello:
-        print(f"supports: {Supports.from_hello(hello)}")
+        with contextlib.suppress(SupportsError):  # the outcomes say what is wrong with it
+            print(f"supports: {Supports.from_hello(hello)}")
     print(report(outcomes, args.ids, rerun))
     total = counts(outcomes, args.ids)
     print(f"\n{total} in {time.perf_counter() - started:.1f} s")
@@ -252,6 +261,8 @@ def _rerun(engine: str | None, args: tuple[str, ...]) -> str:
     """The command line that runs ``python -m pegs_rules.spec`` with ``args`` on ``engine``."""
     command, *rest = args
     with_engine = [] if engine is None else ["--engine", engine]
+    if engine is None:  # this library: nothing to compare it with
+        rest = [arg for arg in rest if arg != "--against-reference"]
     return shlex.join(["python", "-m", "pegs_rules.spec", command, *with_engine, *rest])
 
 

@@ -20,10 +20,13 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from pegs_rules.errors import PegsError
-from pegs_rules.rules import Rules
+from pegs_rules.rules import PRESETS, Rules
 
 REQUESTS = ("legal", "apply", "deal", "perft")
 """The request types the harness sends for items (besides ``hello`` and ``quit``)."""
+
+PLAYER_COUNTS = (4, 6, 8)
+"""The player counts of the game (``board.sides``)."""
 
 HOUSE_RULES = tuple(f.name for f in fields(Rules) if f.name != "name")
 """The fields of the rules object a position or a deal may switch."""
@@ -64,18 +67,23 @@ class Supports:
         unknown = sorted(set(data) - {"presets", "players", "house_rules", "requests"})
         if unknown:
             raise SupportsError(f"hello: supports has unknown keys {', '.join(unknown)}")
+        presets = _names(data, "presets", str)
+        players = _names(data, "players", int)
         house = None if data.get("house_rules") == "all" else _names(data, "house_rules", str)
         requests = _names(data, "requests", str)
         for key, named, known in (
+            ("presets", presets, tuple(PRESETS)),
+            ("players", players, PLAYER_COUNTS),
             ("house_rules", house, HOUSE_RULES),
             ("requests", requests, REQUESTS),
         ):
             strange = sorted((named or frozenset()) - set(known))
             if strange:
                 raise SupportsError(
-                    f"hello: supports.{key} names {', '.join(strange)}; known: {', '.join(known)}"
+                    f"hello: supports.{key} names {', '.join(map(str, strange))}; known: "
+                    + ", ".join(map(str, known))
                 )
-        return cls(_names(data, "presets", str), _names(data, "players", int), house, requests)
+        return cls(presets, players, house, requests)
 
     def refusal(self, needs: Needs) -> str | None:
         """Why an item with ``needs`` cannot run on this engine, or ``None`` if it can."""
