@@ -34,7 +34,7 @@ from pegs_rules.spec.harness import Outcome, position_fields, run_suite
 from pegs_rules.spec.protocol import handle, serve
 from pegs_rules.spec.report import junit_xml, report
 from pegs_rules.spec.suite import case_state, digest_of
-from pegs_rules.spec.supports import HOUSE_RULES
+from pegs_rules.spec.supports import HOUSE_RULES, Supports
 
 CASES = load_cases()
 GAMES = load_games()
@@ -157,13 +157,13 @@ def test_the_schemas_allow_unknown_fields_and_know_the_house_rules() -> None:
     house = schema["properties"]["supports"]["properties"]["house_rules"]["oneOf"][1]
     assert sorted(house["items"]["enum"]) == sorted(HOUSE_RULES)
     supports = {"presets": ["arizona"], "players": [4, 6], "house_rules": "all", "requests": []}
-    check_message("hello-response", {**handle({"id": 1, "type": "hello"}), "supports": supports})
-    bad = {**supports, "players": [5]}
-    assert list(
-        validator("hello-response").iter_errors(
-            {"id": 1, "engine": "x", "version": "1", "protocol": 1, "supports": bad}
-        )
+    hello = {"id": 1, "engine": "x", "version": "1", "protocol": 1}
+    check_message("hello-response", {**hello, "supports": supports})
+    assert Supports.from_hello({"supports": supports}) == Supports(
+        frozenset({"arizona"}), frozenset({4, 6}), None, frozenset()
     )
+    bad = {**supports, "players": [5]}
+    assert list(validator("hello-response").iter_errors({**hello, "supports": bad}))
 
 
 def test_schemas_reject_malformed_messages() -> None:
