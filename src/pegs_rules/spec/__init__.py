@@ -6,10 +6,16 @@
   answers it (``python -m pegs_rules.spec serve``);
 * :mod:`~pegs_rules.spec.engine`: asking an engine, in this process or as a
   program, with timeouts and restarts;
-* :mod:`~pegs_rules.spec.harness`: checking an engine against the suite, the
-  per-ruling report and JUnit XML (``python -m pegs_rules.spec check``);
+* :mod:`~pegs_rules.spec.supports`: what an engine says it supports, and what
+  each item needs;
+* :mod:`~pegs_rules.spec.harness`: checking an engine against the suite
+  (``python -m pegs_rules.spec check``);
+* :mod:`~pegs_rules.spec.report`: the outcomes as a text report, a Markdown
+  report and JUnit XML;
 * :mod:`~pegs_rules.spec.perft`: counting move sequences
   (``python -m pegs_rules.spec perft``);
+* :mod:`~pegs_rules.spec.divergence`: perft over the protocol, and where an
+  engine's move generator parts from the reference's;
 * :mod:`~pegs_rules.spec.record`: recording the regression vectors;
 * :mod:`~pegs_rules.spec.command`: the command line.
 

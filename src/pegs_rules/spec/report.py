@@ -198,8 +198,10 @@ def markdown(
         if outcome.move:
             lines.append(f"- move: `{outcome.move}`")
         for label, values in (("expected", outcome.expected), ("received", outcome.received)):
-            if values:
-                lines.append(f"- {label}: " + "<br>".join(f"`{v}`" for v in values))
+            if len(values) == 1:
+                lines.append(f"- {label}: `{values[0]}`")
+            elif values:
+                lines += [f"- {label}:", "", "  ```text", *(f"  {v}" for v in values), "  ```", ""]
         if outcome.reason:
             lines.append(f"- the engine's reason: {_inline(outcome.reason)}")
         if outcome.detail:
