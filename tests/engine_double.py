@@ -19,7 +19,9 @@ first legal move (a move generator wrong deep in the tree). The faults:
 * ``hang``: never answer;
 * ``crash``: exit with status 3;
 * ``garbage``: answer with a line that is not JSON;
-* ``unsupported``: answer that the request is not supported.
+* ``unsupported``: answer that the request is not supported;
+* ``empty``: answer a ``legal`` request with no moves;
+* ``reject``: reject an ``apply`` citing ``move.blocking``, with a reason.
 """
 
 from __future__ import annotations
@@ -57,6 +59,10 @@ def faulty_answer(request: dict[str, Any], fault: str) -> dict[str, Any] | str |
         os._exit(3)
     elif fault == "garbage":
         return "this is not JSON"
+    elif fault == "empty":
+        answer["moves"] = []
+    elif fault == "reject":
+        answer = {"id": request["id"], "illegal": "move.blocking", "reason": "made up"}
     elif fault == "unsupported":
         answer = {"id": request["id"], "unsupported": "not this one, on purpose"}
     return answer

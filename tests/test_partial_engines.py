@@ -148,6 +148,40 @@ def test_rejections_with_other_ruling_ids_are_counted_apart(tmp_path: Path) -> N
     assert f"OTHER ID {first['id']} [" in lenient
 
 
+# --- failures an author can act on --------------------------------------------------------------
+
+
+def fault_on(case: dict[str, Any], fault: str) -> dict[str, Any]:
+    """A fault of the engine double on the request ``case`` sends."""
+    kind = "legal" if "legal" in case["expect"] else "apply"
+    position = digest_of(str(case_state(case)))
+    return {"type": kind, "position": position, "move": case.get("move"), "fault": fault}
+
+
+def test_a_failure_shows_the_position_both_answers_in_full_and_the_reason(
+    tmp_path: Path,
+) -> None:
+    listed = next(c for c in CASES if c["id"] == "card.seven/single-peg-moves-seven")
+    legal = next(
+        c for c in CASES if c["id"] == "card.seven.split.order/same-result-reversed-accepted"
+    )
+    engine = double(tmp_path, [fault_on(listed, "empty"), fault_on(legal, "reject")])
+    status, out = check("check", "--engine", engine, "--only", "card.seven")
+    assert status == 1 and summary(out)[1] == 2
+    empty = out.split(f"FAIL {listed['id']} [card.seven]: ", 1)[1].split("\nFAIL ", 1)[0]
+    assert empty.startswith("the legal moves differ; the engine answered no moves\n  position:\n")
+    assert "\n    pegs 0: s s s s 10\n" in empty
+    assert "\n  expected: 1 move: 7 0:10-17\n  received: (no moves)\n  - 7 0:10-17\n" in empty
+    assert (
+        f"\n  rerun: python -m pegs_rules.spec check --engine {shlex.quote(engine)} --only "
+        in empty
+    )
+    rejected = out.split(f"FAIL {legal['id']} [card.seven.split.order]: ", 1)[1]
+    assert rejected.startswith("the move should be legal; rejected with move.blocking made up")
+    assert f"\n  move: {legal['move']}\n  expected:\n    legal; afterwards:\n" in rejected
+    assert "\n  received: illegal: move.blocking\n  the engine's reason: made up\n" in rejected
+
+
 # --- capabilities -------------------------------------------------------------------------------
 
 
