@@ -210,7 +210,6 @@ def test_an_unsupported_answer_skips_that_item_only(tmp_path: Path) -> None:
         ({"players": "4"}, "supports.players must be a list of ints"),
         ({"house_rules": ["nien"]}, "supports.house_rules names nien"),
         ({"requests": ["aply"]}, "supports.requests names aply"),
-        ({"preset": ["arizona"]}, "unknown keys preset"),
         ({"players": [4, 5]}, "supports.players names 5; known: 4, 6, 8"),
         ({"presets": ["house"]}, "supports.presets names house"),
     ],
@@ -218,6 +217,11 @@ def test_an_unsupported_answer_skips_that_item_only(tmp_path: Path) -> None:
 def test_a_malformed_supports_makes_the_engine_unusable(supports: Any, message: str) -> None:
     with pytest.raises(SupportsError, match=message):
         Supports.from_hello({"supports": supports})
+
+
+def test_supports_keys_of_a_later_version_are_ignored() -> None:
+    later = {"presets": ["arizona"], "variants": ["x"]}
+    assert Supports.from_hello({"supports": later}) == Supports(presets=frozenset({"arizona"}))
 
 
 def test_a_malformed_supports_stops_the_run_with_status_2(

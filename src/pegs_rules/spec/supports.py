@@ -58,15 +58,17 @@ class Supports:
 
     @classmethod
     def from_hello(cls, hello: dict[str, Any]) -> Supports:
-        """The ``supports`` of a ``hello`` answer; :class:`SupportsError` if it is malformed."""
+        """The ``supports`` of a ``hello`` answer; :class:`SupportsError` if it is malformed.
+
+        Keys it does not know are ignored, as unknown fields are everywhere in the protocol;
+        a value that is not a list of names it knows is refused, so that a typo does not
+        quietly skip items.
+        """
         data = hello.get("supports")
         if data is None:
             return cls()
         if not isinstance(data, dict):
             raise SupportsError(f"hello: supports must be an object, not {data!r:.60}")
-        unknown = sorted(set(data) - {"presets", "players", "house_rules", "requests"})
-        if unknown:
-            raise SupportsError(f"hello: supports has unknown keys {', '.join(unknown)}")
         presets = _names(data, "presets", str)
         players = _names(data, "players", int)
         house = None if data.get("house_rules") == "all" else _names(data, "house_rules", str)
