@@ -252,6 +252,8 @@ def test_filters_select_by_preset_players_and_ruling(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     verdict = [c for c in CASES if "move.verdict" in c["rules"]]
     assert summary(out) == (len(verdict), 0, 0) and "game vectors" not in out
+    assert main(["check", "--only-ruling", "card.sevn"]) == 2
+    assert "--only-ruling: no ruling card.sevn" in capsys.readouterr().err
 
 
 # --- perft against any engine -------------------------------------------------------------------

@@ -34,6 +34,7 @@ from pegs_rules import __version__
 from pegs_rules.errors import PegsError
 from pegs_rules.position import parse_position
 from pegs_rules.rules import PRESETS
+from pegs_rules.rulings import RULINGS
 from pegs_rules.serialize import from_json
 from pegs_rules.spec.divergence import engine_perft, find_divergence
 from pegs_rules.spec.engine import Engine, EngineProcess, ReferenceEngine
@@ -234,6 +235,9 @@ def _selected(
         games = [g for g in games if f"game/{g['id']}".startswith(prefixes)]
         positions = [p for p in positions if f"perft/{p['id']}".startswith(prefixes)]
     if args.only_ruling:
+        unknown = sorted(set(args.only_ruling) - set(RULINGS))
+        if unknown:
+            raise PegsError(f"--only-ruling: no ruling {', '.join(unknown)} (see pegs explain)")
         cases = [c for c in cases if set(args.only_ruling) & set(c["rules"])]
         games, positions = [], []
     if args.preset or args.players:
