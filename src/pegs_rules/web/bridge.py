@@ -46,7 +46,7 @@ Answers carry ``"ok": true``; a request that cannot be met answers
 ``{"ok": false, "kind": ..., "error": "<a sentence>"}``, where ``kind`` is
 ``illegal`` (with ``verdict``, an ``explanation`` document), ``ambiguous``
 (with ``candidates``, the moves the text could mean), ``notation``,
-``position``, ``setup`` or ``request``. No input makes :meth:`Session.handle`
+``position``, ``record``, ``setup`` or ``request``. No input makes :meth:`Session.handle`
 raise: a bug in the engine answers kind ``internal``.
 
 Bots are seeded as in ``pegs demo``: the bot at seat ``s`` of a game with seed
