@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from played import check_schema
+from played import bots_game, check_schema
 
 from pegs_rules import (
     Rules,
@@ -36,7 +36,7 @@ from pegs_rules.bots import decide, make_bot
 from pegs_rules.errors import ReplayError
 from pegs_rules.events import CardsDrawn, Event, PegDisplaced, apply_with_events
 from pegs_rules.moves import Play
-from pegs_rules.records import GameRecord, record_of, replay
+from pegs_rules.records import record_of, replay
 from pegs_rules.render import svg
 from pegs_rules.rules import PRESETS, rule_text
 from pegs_rules.rulings import RULINGS
@@ -57,17 +57,6 @@ hand 0: 7
 def ask(session: Session, op: str, **fields: Any) -> dict[str, Any]:
     answer: dict[str, Any] = json.loads(session.handle(json.dumps({"op": op, **fields})))
     return answer
-
-
-def bots_game(players: int, seed: int, bot: str = "greedy") -> GameRecord:
-    """The record of a whole game between seeded bots, made with the library alone."""
-    state = start = new_game(players, seed=seed)
-    bots = [make_bot(bot, seed * 100 + seat) for seat in range(players)]
-    moves = []
-    while not state.is_over:
-        moves.append(decide(bots[state.turn], state))
-        state = apply(state, moves[-1])
-    return record_of(start, moves)
 
 
 def started(seats: list[str], seed: int, players: int = 4, **fields: Any) -> Session:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser import ARTIFACTS, CHROMIUM_ARGS, StaticServer, chromium, npm_ci, unavailable
+from played import bots_game
 
 from pegs_rules import (
     apply,
@@ -261,16 +262,6 @@ def wait_for_turn(page: Page, after_ply: int) -> None:
         " && document.querySelector('[data-move]') !== null",
         arg=after_ply,
     )
-
-
-def bots_game(players: int, seed: int) -> GameRecord:
-    state = start = new_game(players, seed=seed)
-    bots = [make_bot("greedy", seed * 100 + seat) for seat in range(players)]
-    moves = []
-    while not state.is_over:
-        moves.append(decide(bots[state.turn], state))
-        state = apply(state, moves[-1])
-    return record_of(start, moves)
 
 
 def position_at(record: GameRecord, ply: int) -> GameState:

@@ -176,6 +176,7 @@ export class Game {
     }
     const moves = update.moves.moves;
     this.board.show(answer.frames[0].svg, moves);
+    this.board.markLast(update.events.events);
     showMoves(moves, {
       onPick: (notation) => this.play(notation),
       onPreview: (move) => this.board.preview(move),
