@@ -38,6 +38,8 @@ export class Viewer {
     this.wanted = 0; // the ply last asked for (a few quick clicks on "next" add up)
     this.end = 0;
     this.token = 0;
+    this.asking = false; // a ply is being asked for
+    this.later = null; // the ply asked for meanwhile
     this.playing = false;
     this.pause = 600;
     const steps = { first: () => 0, prev: () => this.wanted - 1, next: () => this.wanted + 1, last: () => this.end };
@@ -97,13 +99,30 @@ export class Viewer {
     );
   }
 
-  /** Show ply `ply`; `animate`: slide the move's pegs first, when it is the next ply. */
+  /** Show ply `ply`; `animate`: slide the move's pegs first, when it is the next ply. While
+   * the engine answers, only the last ply asked for meanwhile is asked next (a slider drag). */
   async go(ply, animate = false) {
     if (!this.record) return;
     const target = Math.max(0, Math.min(this.end, ply));
     this.wanted = target;
     const token = ++this.token;
-    const answer = await busy(this.transport.replayPly(target));
+    if (this.asking) {
+      this.later = { target, animate };
+      return;
+    }
+    this.asking = true;
+    let answer;
+    try {
+      answer = await busy(this.transport.replayPly(target));
+    } finally {
+      this.asking = false;
+    }
+    if (this.later) {
+      const { target: next, animate: slide } = this.later;
+      this.later = null;
+      await this.go(next, slide);
+      return;
+    }
     if (token !== this.token) return; // a later step was asked for meanwhile
     if (!answer.ok) {
       say(answer.error);
