@@ -160,12 +160,12 @@ async function main() {
   speed.disabled = reducedMotion();
   $("#speed-note").textContent = reducedMotion() ? "(your system asks for reduced motion)" : "";
   speed.addEventListener("change", () => saveMoveSpeed(speed.value));
-  for (const input of [$("#record-file")]) {
-    input.addEventListener("change", async () => {
-      const file = input.files[0];
-      if (file) when(async () => openRecord(await file.text()));
-    });
-  }
+  $("#record-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    when(() => openRecord(text));
+  });
   document.addEventListener("dragover", (event) => {
     if (!transport.can.replay || !event.dataTransfer?.types.includes("Files")) return;
     event.preventDefault();
@@ -178,7 +178,7 @@ async function main() {
     document.body.classList.remove("dragging");
     const file = event.dataTransfer?.files[0];
     if (!transport.can.replay || !file) return;
-    event.preventDefault();
+    event.preventDefault(); // before any wait: else the browser opens the file itself
     const text = await file.text();
     when(() => openRecord(text));
   });
