@@ -85,18 +85,21 @@ function setupFromUrl(params) {
 }
 
 /** The service worker (sw.js) caches the site for a fast, offline second visit. When a new
- * build takes over, a page still on its home screen reloads into it; one in use says so. */
+ * build takes over, a page still on its home screen reloads into it; one in use says so.
+ * Returns what registers it, to be called once the engine is ready: on a first visit its
+ * downloads then wait for the engine's own. */
 function serviceWorker(idle) {
-  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return () => {};
   const updating = Boolean(navigator.serviceWorker.controller);
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     if (!updating) return; // the first install: this page is already the build it caches
     if (idle()) location.reload();
     else engineStatus("A new version of the playground is ready: reload the page to use it.");
   });
-  navigator.serviceWorker.register("sw.js").catch(() => {
-    // no cache, no offline use: the page works as before
-  });
+  return () =>
+    navigator.serviceWorker.register("sw.js").catch(() => {
+      // no cache, no offline use: the page works as before
+    });
 }
 
 async function main() {
@@ -112,7 +115,7 @@ async function main() {
   if (config.build) $("#build-line").textContent = `pegs-rules ${config.version}, build ${config.build}`;
   let screen = "home";
   let started = false; // anything asked for beyond the home screen
-  if (kind === "local") serviceWorker(() => !started && screen === "home");
+  const cacheSite = kind === "local" ? serviceWorker(() => !started && screen === "home") : () => {};
   const transport = await createTransport(kind, config);
   if (transport.kind === "remote") {
     // a game on a server, opened from its join or spectator link
@@ -186,6 +189,7 @@ async function main() {
   engineStatus("Loading the rules engine…");
   const hello = await transport.connect();
   document.body.dataset.engine = "ready";
+  cacheSite();
 
   const handlers = {
     onMove: (notation) => (screen === "game" ? game.play(notation) : lawyer.explain(notation)),
