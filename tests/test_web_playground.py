@@ -125,6 +125,21 @@ WATCH = """() => {
 }"""
 """Record every position a peg takes on the board, and the pegs of the board taken away
 (where the animation left them) and of the one put in its place (the engine's)."""
+PATHS = """async () => {
+    const { pathOf } = await import("./js/animate.js");
+    const four = { players: 4 };
+    return [
+        pathOf({ seat: 0, from: "70", to: "h2" }, { ...four, card: "7" }),
+        pathOf({ seat: 1, from: "21", to: "h3" }, { ...four, card: "3" }),
+        pathOf({ seat: 2, from: "h1", to: "h3" }, { ...four, card: "2" }),
+        pathOf({ seat: 0, from: "10", to: "2" }, { ...four, card: "8" }),
+        pathOf({ seat: 3, from: "1", to: "70" }, { ...four, card: "9" }),
+        pathOf({ seat: 0, from: "s", to: "8" }, { ...four, card: "A" }),
+        pathOf({ seat: 0, from: "30", to: "60" }, { ...four, card: "JK" }),
+        pathOf({ seat: 0, from: "30", to: "33" }, { ...four, card: "2", jump: true }),
+    ];
+}"""
+"""The page's paths for steps of each kind, from its animation module."""
 DROP = """([text, name]) => {
     const transfer = new DataTransfer();
     transfer.items.add(new File([text], name, { type: "application/json" }));
@@ -705,6 +720,18 @@ def test_a_move_is_watched_peg_by_peg_and_ends_on_the_engines_board(
     )
     moved = sum(isinstance(e, PegMoved) for e in events)
     assert marks.count("ring went-to") == moved and marks.count("knocked-from") == len(pegs) - moved
+    # The paths of the other kinds of step, as the rules' geometry gives them (board.geometry).
+    paths = page.evaluate(PATHS)
+    assert paths == [
+        ["70", "71", "0", "1", "2", "3", "h1", "h2"],  # 7 0:70-h2: round the corner, in at 3
+        ["21", "h1", "h2", "h3"],  # seat 1 from its in-spot into home
+        ["h1", "h2", "h3"],  # within home
+        ["10", "9", "8", "7", "6", "5", "4", "3", "2"],  # an 8 goes back
+        ["1", "0", "71", "70"],  # the backward part of a 9 split
+        ["s", "8"],  # out of the start area: straight
+        ["30", "60"],  # a joker: straight
+        ["30", "33"],  # one of a 2's swapped pegs: straight
+    ]
     # Under reduced motion (the page's setting here) nothing moves: the next board is shown.
     page.evaluate(WATCH)
     page.click('[data-replay="prev"]')

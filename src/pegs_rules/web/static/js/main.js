@@ -239,7 +239,11 @@ async function main() {
     viewer.stop();
     go("study");
     if (!lawyer.study) await lawyer.load(EXAMPLE);
-    else lawyer.showPosition();
+    else {
+      // the position last studied (the viewer's ply, perhaps), as a position of its own
+      lawyer.showStudy(lawyer.study);
+      $("[data-position-input]").value = lawyer.study.position;
+    }
     $("[data-position-input]").focus();
   }
   function openViewer() {
