@@ -1,40 +1,58 @@
-"""Measure the browser playground in the system Chromium: cold load and bot moves in the page.
+"""Measure the browser playground in the system Chromium: first paint, loads, bot moves.
 
-    python bench/playground.py            # --runs 3 --greedy-moves 60 --mcts-moves 6
+    python bench/playground.py                      # --runs 3 --greedy-moves 60 --mcts-moves 6
+    python bench/playground.py --baseline REF       # and the playground of git revision REF
 
-* **cold load**: a fresh browser context (empty cache) opens a game whose first turn is a
-  person's; the time from navigation to the first playable board (the legal moves listed);
-* **bot moves in the page**: the playground's own Web Worker (Pyodide and the wheel) plays
-  bots' moves one request at a time; each is timed in the page from the request to the
-  answer (the bot's choice, the move, the seat's view and the SVG board), and the bridge
-  reports the bot's own thinking time. The same bots then choose the same moves in this
-  CPython process, the baseline for the ratio.
+* **first paint**: when the browser first paints the page (first contentful paint), and
+  whether a board is in it;
+* **cold load**: a fresh browser context (empty cache, no service worker) opens a game
+  whose first turn is a person's; the time from navigation to the first playable board
+  (the legal moves listed);
+* **warm load**: the same context opens it again (this tree: from the service worker's
+  cache, the engine restored from its snapshot; a tree without them: the browser's HTTP
+  cache);
+* **offline**: the same again with the network off (a tree without a service worker
+  cannot load offline, and is not measured);
+* **bot moves in the page**: the playground's own Web Worker plays bots' moves one request
+  at a time; each is timed in the page from the request to the answer (the bot's choice,
+  the move, the seat's view and the SVG board), and the bridge reports the bot's own
+  thinking time. The same bots then choose the same moves in this CPython process, the
+  baseline for the ratio.
+
+With ``--baseline REF`` the playground of that revision is built too (from ``git archive``,
+with this checkout's Pyodide runtime) and the loads of the two are measured in turns, a
+fresh context each, in one run: the ratios are the figures to quote.
 
 Needs the dev extra (Playwright), Chromium (``/usr/bin/chromium``) and the Pyodide runtime
-(``npm ci``). A measurement, not a test: the machine is shared and noisy.
+(``npm ci``). A measurement, not a test: the machine is shared and noisy, so say how busy it
+was (the load average is printed).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import socket
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from pegs_rules import apply, new_game
 from pegs_rules.bots import decide, make_bot
 from pegs_rules.moves import parse_notation
 from pegs_rules.web.build import build
 
+ROOT = Path(__file__).resolve().parents[1]
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -44,11 +62,24 @@ ARGS = [
     "--no-first-run",
 ]
 FIRST_TURN_IS_A_PERSONS = "?players=4&seed=4&seats=greedy,greedy,human,greedy&delay=0"
+READY_FOR_ANOTHER_VISIT = """async () => {
+    if (!("serviceWorker" in navigator) || !document.querySelector("link[rel=manifest]")) return true;
+    await navigator.serviceWorker.ready;
+    const engine = await (await caches.open("pegs-playground engine")).keys();
+    return navigator.serviceWorker.controller !== null && engine.length > 0;
+}"""
+"""True once a visit has left what the next one uses: the service worker in charge and the
+engine's snapshot kept (at once for a playground without them)."""
+FIRST_PAINT = (
+    """() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null"""
+)
 BOT_MOVES = """async ([seats, seed, count]) => {
     const config = await (await fetch("config.json")).json();
     const url = new URL("js/worker.js", location.href);
     url.searchParams.set("wheel", new URL(config.wheel, location.href).href);
     url.searchParams.set("pyodide", new URL(config.pyodide, location.href).href);
+    url.searchParams.set("engine", config.engine || "");
+    url.searchParams.set("site", new URL(".", location.href).href);
     const worker = new Worker(url, { type: "module" });
     const waiting = new Map();
     let id = 0;
@@ -96,12 +127,59 @@ def serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit(f"no static server on port {port}")
 
 
-def cold_load(page: Page, url: str) -> float:
+def build_revision(ref: str, out: Path) -> None:
+    """The playground of git revision ``ref``, built by its own code into ``out``."""
+    tree = out.parent / "tree"
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(tree, filter="data")
+    runtime = ROOT / "node_modules" / "pyodide"
+    env = os.environ | {"PYTHONPATH": str(tree / "src")}
+    command = [
+        sys.executable,
+        "-m",
+        "pegs_rules",
+        "web",
+        "build",
+        str(out),
+        "--pyodide",
+        str(runtime),
+    ]
+    subprocess.run(command, cwd=tree, env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def playable(page: Page, url: str) -> float:
     """Seconds from navigation to the first playable board."""
     page.goto(url + FIRST_TURN_IS_A_PERSONS)
-    page.wait_for_selector("[data-move]", timeout=120_000)
+    page.wait_for_selector("[data-move]", timeout=180_000)
     seconds: float = page.evaluate("performance.now()") / 1000
     return seconds
+
+
+def visits(browser: Browser, url: str) -> dict[str, Any]:
+    """A first visit in a fresh context, then a second, then one offline (where it can)."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        cold = playable(page, url)
+        painted = page.evaluate(FIRST_PAINT)
+        with urllib.request.urlopen(url) as response:  # what the first paint can show
+            board = 'class="first-board"' in response.read().decode("utf-8")
+        page.wait_for_function(READY_FOR_ANOTHER_VISIT, timeout=180_000)
+        warm = playable(page, url)
+        offline = None
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            context.set_offline(True)
+            offline = playable(page, url)
+        return {
+            "first_paint_ms": painted,
+            "board_in_first_paint": board,
+            "cold_s": cold,
+            "warm_s": warm,
+            "offline_s": offline,
+        }
+    finally:
+        context.close()
 
 
 def in_cpython(seats: list[str], seed: int, moves: list[str]) -> list[float]:
@@ -122,7 +200,7 @@ def in_cpython(seats: list[str], seed: int, moves: list[str]) -> list[float]:
 def summary(values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-    return f"median {statistics.median(values):7.1f}  p90 {p90:7.1f}  max {max(values):7.1f}"
+    return f"median {statistics.median(values):7.2f}  p90 {p90:7.2f}  max {max(values):7.2f}"
 
 
 def bots(page: Page, name: str, seed: int, count: int) -> dict[str, Any]:
@@ -135,9 +213,26 @@ def bots(page: Page, name: str, seed: int, count: int) -> dict[str, Any]:
     }
 
 
+def report_loads(name: str, runs: list[dict[str, Any]]) -> None:
+    painted = [r["first_paint_ms"] for r in runs if r["first_paint_ms"] is not None]
+    boards = sum(r["board_in_first_paint"] for r in runs)
+    print(
+        f"{name}: first paint (ms):        {summary(painted)}  (a board in it: {boards} of {len(runs)})"
+    )
+    for key, words in (
+        ("cold_s", "cold load"),
+        ("warm_s", "warm load"),
+        ("offline_s", "offline load"),
+    ):
+        values = [r[key] for r in runs if r[key] is not None]
+        if values:
+            print(f"{name}: {words} to a playable board (s): {summary(values)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3, help="cold loads (default 3)")
+    parser.add_argument("--runs", type=int, default=3, help="visits of each kind (default 3)")
+    parser.add_argument("--baseline", metavar="REF", help="also measure the playground of REF")
     parser.add_argument("--greedy-moves", type=int, default=60)
     parser.add_argument("--mcts-moves", type=int, default=6)
     parser.add_argument(
@@ -145,27 +240,38 @@ def main() -> int:
     )
     parser.add_argument("--json", metavar="FILE", help="also write the raw figures as JSON")
     args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as scratch:
-        site = Path(scratch) / "site"
-        build(site)
-        server, url = serve(site)
+        sites = {"this tree": Path(scratch) / "site"}
+        build(sites["this tree"])
+        if args.baseline:
+            sites[args.baseline] = Path(scratch) / "baseline" / "site"
+            build_revision(args.baseline, sites[args.baseline])
+        servers = {name: serve(folder) for name, folder in sites.items()}
         try:
             with sync_playwright() as driver:
                 browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-                loads = []
-                for _ in range(args.runs):
-                    context = browser.new_context()  # an empty cache: a cold load
-                    loads.append(cold_load(context.new_page(), url))
-                    context.close()
+                loads: dict[str, list[dict[str, Any]]] = {name: [] for name in sites}
+                for _ in range(args.runs):  # the playgrounds take turns
+                    for name, (_, url) in servers.items():
+                        loads[name].append(visits(browser, url))
                 page = browser.new_page()
-                page.goto(url)
+                page.goto(servers["this tree"][1])
                 greedy = bots(page, "greedy", 7, args.greedy_moves)
                 mcts = bots(page, args.mcts, 7, args.mcts_moves)
                 browser.close()
         finally:
-            server.terminate()
-            server.wait()
-    print(f"cold load to the first playable board, {args.runs} runs (s): " + summary(loads))
+            for server, _ in servers.values():
+                server.terminate()
+                server.wait()
+    print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for name, runs in loads.items():
+        report_loads(name, runs)
+    if args.baseline:
+        for key in ("cold_s", "warm_s"):
+            ours = statistics.median(r[key] for r in loads["this tree"])
+            theirs = statistics.median(r[key] for r in loads[args.baseline])
+            print(f"{key[:-2]} load, this tree / {args.baseline}: {ours / theirs:.2f}")
     for name, result in (("greedy", greedy), (args.mcts, mcts)):
         count = len(result["page_ms"])
         ratio = statistics.median(result["thought_ms"]) / statistics.median(result["cpython_ms"])
@@ -180,7 +286,7 @@ def main() -> int:
         )
         print(f"{name}, page / CPython (medians of the choice): {ratio:.2f}")
     if args.json:
-        figures = {"cold_load_s": loads, "greedy": greedy, args.mcts: mcts}
+        figures = {"loads": loads, "greedy": greedy, args.mcts: mcts}
         Path(args.json).write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     return 0
 

@@ -52,13 +52,18 @@ def chromium() -> str:
     unavailable("no Chromium found: install it (Debian: apt-get install chromium)")
 
 
+NPM_FILES = ("pyodide/package.json", "axe-core/axe.min.js")
+"""What the browser tests need from ``node_modules``: the Pyodide runtime and axe-core."""
+
+
 def npm_ci(root: Path) -> None:
-    """Install the pinned Pyodide runtime with ``npm ci`` if it is missing, or skip."""
-    if (root / "node_modules" / "pyodide" / "package.json").is_file():
+    """Install the pinned Pyodide runtime and axe-core with ``npm ci`` if either is missing,
+    or skip."""
+    if all((root / "node_modules" / name).is_file() for name in NPM_FILES):
         return
     npm = shutil.which("npm")
     if npm is None:
-        unavailable("the Pyodide runtime is not installed and npm is not found: install Node.js")
+        unavailable("node_modules is not installed and npm is not found: install Node.js")
     result = subprocess.run(
         [npm, "ci", "--no-audit", "--no-fund"],
         cwd=root,

@@ -21,6 +21,8 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 from pegs_rules import GameState, Move, Rules, apply, legal_moves, new_game
+from pegs_rules.bots import decide, make_bot
+from pegs_rules.records import GameRecord, record_of
 from pegs_rules.rules import PRESETS
 
 PLAYER_COUNTS = (4, 6, 8)
@@ -45,6 +47,17 @@ def play(
 
 
 @cache
+def bots_game(players: int, seed: int, bot: str = "greedy") -> GameRecord:
+    """The record of a whole game between seeded bots (as ``pegs demo`` seeds them)."""
+    state = start = new_game(players, seed=seed)
+    bots = [make_bot(bot, seed * 100 + seat) for seat in range(players)]
+    moves = []
+    while not state.is_over:
+        moves.append(decide(bots[state.turn], state))
+        state = apply(state, moves[-1])
+    return record_of(start, moves)
+
+
 def full_game(preset: str, players: int) -> tuple[tuple[GameState, ...], tuple[Move, ...]]:
     """A complete random game (played once per session)."""
     states, moves = play(

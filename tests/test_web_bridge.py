@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from played import check_schema
+from played import bots_game, check_schema
 
 from pegs_rules import (
     Rules,
@@ -33,13 +33,15 @@ from pegs_rules import (
     view,
 )
 from pegs_rules.bots import decide, make_bot
-from pegs_rules.events import CardsDrawn, apply_with_events
-from pegs_rules.records import replay
+from pegs_rules.errors import ReplayError
+from pegs_rules.events import CardsDrawn, Event, PegDisplaced, apply_with_events
+from pegs_rules.moves import Play
+from pegs_rules.records import record_of, replay
 from pegs_rules.render import svg
 from pegs_rules.rules import PRESETS, rule_text
 from pegs_rules.rulings import RULINGS
 from pegs_rules.spec import load_cases
-from pegs_rules.web.bridge import BOARD_SIZE, MAX_POSITION, SWITCHES, Session
+from pegs_rules.web.bridge import BOARD_SIZE, HINT_BOT, MAX_POSITION, SWITCHES, Session
 
 SPLIT = """
 players: 4
@@ -366,6 +368,159 @@ def test_explaining_needs_a_position() -> None:
     assert answer["ok"] is False and answer["error"] == "no position is being studied"
 
 
+# --- the record viewer ------------------------------------------------------------------------
+
+
+def test_a_record_opens_and_its_plies_are_the_engines_positions_moves_and_events() -> None:
+    record = bots_game(6, seed=8)
+    session = Session()
+    opened = ask(session, "open_record", record=to_json(record))
+    assert opened["ok"] and opened["type"] == "replay"
+    assert opened["end"] == len(record.moves) and opened["moves"] == list(record.moves)
+    assert opened["stopped"] is None and opened["summary"]["winner"] == replay(record).winner
+    state, mover = record.start(), None
+    events: tuple[Event, ...] = ()
+    looked_at = {*range(0, opened["end"], 23), opened["end"] - 1, opened["end"]}
+    for ply in range(opened["end"] + 1):
+        if ply in looked_at:
+            answer = ask(session, "replay_ply", ply=ply)
+            assert answer["ply"] == ply and answer["end"] == opened["end"]
+            study = answer["study"]
+            assert study["svg"] == svg(state, size=BOARD_SIZE)
+            assert [m["notation"] for m in study["moves"]["moves"]] == [
+                str(m) for m in legal_moves(state)
+            ]
+            assert study["hands"] == [[card.symbol for card in hand] for hand in state.hands]
+            assert answer["next_move"] == (record.moves[ply] if ply < opened["end"] else None)
+            assert answer["move"] == (record.moves[ply - 1] if ply else None)
+            assert answer["seat"] == mover
+            assert from_data(answer["events"], "events") == events  # nothing hidden
+            check_schema("events", answer["events"])
+        if ply < opened["end"]:
+            mover = state.turn
+            state, events = apply_with_events(state, parse_notation(record.moves[ply]))
+
+
+def test_an_illegal_move_stops_the_replay_with_the_ruling_pegs_replay_gives() -> None:
+    record = bots_game(4, seed=3)
+    state = record.start()
+    for text in record.moves[:9]:
+        state = apply(state, parse_notation(text))
+    wrong = next(
+        f"{card} {state.turn}:s-{state.board.come_out(state.turn)}"
+        for card in ("A", "K", "Q", "J")
+        if all(c.symbol != card for c in state.hands[state.turn])
+    )
+    broken = dataclasses.replace(record, moves=(*record.moves[:9], wrong, *record.moves[10:]))
+    with pytest.raises(ReplayError) as refused:
+        replay(broken)
+    session = Session()
+    opened = ask(session, "open_record", record=to_json(broken))
+    assert opened["end"] == 9 == refused.value.turn - 1 and opened["summary"] is None
+    assert opened["stopped"]["turn"] == 10 and opened["stopped"]["move"] == wrong
+    assert opened["stopped"]["verdict"]["rule"] == refused.value.rule
+    assert opened["stopped"]["summary"] == RULINGS[refused.value.rule]
+    last = ask(session, "replay_ply", ply=9)
+    assert last["next_move"] == wrong and last["study"]["position"] == str(state)
+    answer = ask(session, "explain", move=wrong)  # the lawyer mode at that ply
+    assert answer["verdict"]["rule"] == refused.value.rule
+    assert ask(session, "replay_ply", ply=10)["kind"] == "request"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("{not json", "not JSON"),
+        ('{"format": 1, "type": "state"}', "record"),
+        ('{"format": 1, "type": "record", "rules": {}, "players": 5, "seed": 1, "moves": []}', "5"),
+        ("x" * (MAX_POSITION + 1), "at most"),
+    ],
+)
+def test_a_record_that_cannot_be_read_says_why(text: str, words: str) -> None:
+    answer = ask(Session(), "open_record", record=text)
+    assert answer["ok"] is False and answer["kind"] == "record"
+    assert words in answer["error"]
+
+
+def test_a_ply_needs_an_opened_record_and_a_ply_it_reached() -> None:
+    assert ask(Session(), "replay_ply", ply=0)["error"] == "no record has been opened"
+    session = Session()
+    ask(session, "open_record", record=to_json(bots_game(4, seed=3)))
+    for ply in (-1, 10**6, "3", True, None):
+        assert ask(session, "replay_ply", ply=ply)["kind"] == "request"
+
+
+def test_the_summary_counts_what_the_rules_say_happened() -> None:
+    record = bots_game(8, seed=3)
+    final = replay(record)
+    opened = ask(Session(), "open_record", record=to_json(record))
+    summary = opened["summary"]
+    assert summary["winner"] == final.winner and summary["turns"] == final.ply == len(record.moves)
+    assert summary["winners"] == [s for s in range(8) if s % 2 == final.winner]
+    seats = summary["seats"]
+    for row in seats:  # a team wins when every peg of its seats is home (game.end)
+        assert (row["home"] == 5) >= (row["team"] == final.winner)
+    plays = [0] * 8
+    state = record.start()
+    knocks = 0
+    for text in record.moves:
+        move = parse_notation(text)
+        plays[state.turn] += isinstance(move, Play)
+        state, events = apply_with_events(state, move)
+        knocks += sum(isinstance(e, PegDisplaced) for e in events)
+    assert [row["played"] for row in seats] == plays
+    assert sum(r["played"] + r["discarded"] + r["passed"] for r in seats) == final.ply
+    assert sum(r["knocked"] for r in seats) == sum(r["knocked_back"] for r in seats) == knocks > 0
+
+
+def test_a_games_summary_names_who_sat_where() -> None:
+    session = started(["greedy"] * 4, seed=5)
+    while ask(session, "advance")["next"] == "bot":
+        pass
+    summary = ask(session, "summary")
+    assert summary["kinds"] == ["greedy"] * 4 and summary["winner"] in (0, 1)
+
+
+# --- the hint ----------------------------------------------------------------------------------
+
+
+def test_the_hint_is_the_search_bots_move_for_the_person_to_act_without_hidden_cards() -> None:
+    session = started(["greedy", "greedy", "human", "greedy"], seed=4)
+    state = new_game(4, seed=4)
+    hint = ask(session, "hint", on="game")
+    move = decide(make_bot(HINT_BOT, state.seed + state.ply), state)
+    assert hint["ok"] and (hint["seat"], hint["move"], hint["bot"]) == (2, str(move), "mcts")
+    after, events = apply_with_events(state, move)
+    assert hint["frames"][0]["svg"] == svg(state, move, size=BOARD_SIZE)
+    assert hint["frames"][-1]["svg"] == svg(after, size=BOARD_SIZE)
+    shown = from_data(hint["events"], "events")
+    assert len(shown) == len(events) and all(
+        e.cards is None for e in shown if isinstance(e, CardsDrawn)
+    )
+    assert ask(session, "hint", on="game") == hint  # the same position, the same hint
+    assert session.game is not None and session.game.state == state  # nothing was played
+    ask(session, "play", move=hint["move"])
+    assert ask(session, "hint", on="game")["error"] == "seat 3 is a bot: a hint is for a person"
+
+
+def test_the_hint_in_the_viewer_is_for_the_seat_to_act_at_that_ply() -> None:
+    record = bots_game(4, seed=3)
+    session = Session()
+    ask(session, "open_record", record=to_json(record))
+    ask(session, "replay_ply", ply=12)
+    state = record.start()
+    for text in record.moves[:12]:
+        state = apply(state, parse_notation(text))
+    hint = ask(session, "hint", on="study")
+    assert hint["move"] == str(decide(make_bot(HINT_BOT, state.seed + state.ply), state))
+    assert hint["seat"] == state.turn
+    ask(session, "study", position=SPLIT)  # a hand-made position deals no whole deck
+    refused = ask(session, "hint", on="study")
+    assert refused["kind"] == "position" and refused["error"].startswith("no hint")
+    assert ask(session, "hint", on="moon")["kind"] == "request"
+    assert ask(Session(), "hint", on="study")["error"] == "no position is being studied"
+
+
 # --- any request at all ------------------------------------------------------------------------
 
 JSON = st.recursive(
@@ -376,11 +531,30 @@ JSON = st.recursive(
     max_leaves=12,
 )
 OPS = st.sampled_from(
-    ["hello", "new_game", "advance", "play", "record", "study", "explain", "leave", "?"]
+    [
+        "hello",
+        "new_game",
+        "advance",
+        "play",
+        "record",
+        "study",
+        "explain",
+        "leave",
+        "?",
+        "open_record",
+        "replay_ply",
+        "hint",
+        "summary",
+    ]
 )
+RECORD = to_json(record_of(new_game(4, seed=1), ["discard 7", "A 1:s-26"]))
 FIELDS = st.dictionaries(
-    st.sampled_from(["players", "preset", "rules", "seats", "seed", "move", "position"]),
-    JSON | st.sampled_from(["human", "greedy", "7 0:30-37", "K s", "pegs 0: 5\nhand 0: 7"]),
+    st.sampled_from(
+        ["players", "preset", "rules", "seats", "seed", "move", "position", "record", "ply", "on"]
+    ),
+    JSON
+    | st.sampled_from(["human", "greedy", "7 0:30-37", "K s", "pegs 0: 5\nhand 0: 7", RECORD])
+    | st.sampled_from(["game", "study", 0, 1, 2]),
     max_size=5,
 )
 

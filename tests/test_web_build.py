@@ -6,15 +6,28 @@ network; the browser tests build the real thing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-from pegs_rules import __version__
+from pegs_rules import __version__, new_game
 from pegs_rules.cli import main
-from pegs_rules.web.build import RUNTIME_FILES, STATIC, BuildError, build, find_runtime
+from pegs_rules.render import SEAT_COLOURS, svg
+from pegs_rules.web.bridge import BOARD_SIZE
+from pegs_rules.web.build import (
+    ENGINE_FILES,
+    FIRST_BOARDS,
+    RUNTIME_FILES,
+    STATIC,
+    BuildError,
+    build,
+    digests,
+    find_runtime,
+    first_paint,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 WHEEL = f"pegs_rules-{__version__}-py3-none-any.whl"
@@ -41,10 +54,15 @@ def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path
     page = build(out, wheel=fake_wheel(tmp_path / "dist"), pyodide=runtime, docs_url="https://d/")
     assert page == out / "index.html"
     static = sorted(p.relative_to(STATIC) for p in STATIC.rglob("*") if p.is_file())
-    assert static and all((out / p).read_bytes() == (STATIC / p).read_bytes() for p in static)
+    filled = {Path("index.html"), Path("sw.js")}
+    assert static and all(
+        (out / p).read_bytes() == (STATIC / p).read_bytes() for p in static if p not in filled
+    )
     assert sorted(p.name for p in (out / "pyodide").iterdir()) == sorted(RUNTIME_FILES)
     assert [p.name for p in (out / "wheels").iterdir()] == [WHEEL]
-    assert json.loads((out / "config.json").read_text(encoding="utf-8")) == {
+    config = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    loaded = [f"pyodide/{name}" for name in ENGINE_FILES] + [f"wheels/{WHEEL}"]
+    assert config == {
         "app": "pegs-rules playground",
         "version": __version__,
         "transport": "local",
@@ -52,7 +70,68 @@ def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path
         "pyodide": "pyodide/",
         "pyodide_version": "314.0.7",
         "docs": "https://d/",
+        "download": {path: (out / path).stat().st_size for path in loaded},
+        "engine": config["engine"],
+        "build": config["build"],
     }
+    assert re.fullmatch("[0-9a-f]{16}", config["build"]) and config["engine"] != config["build"]
+
+
+def test_the_first_paint_holds_a_new_board_for_each_player_count(tmp_path: Path) -> None:
+    build(tmp_path / "site", wheel=fake_wheel(tmp_path), pyodide=fake_runtime(tmp_path / "py"))
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="manifest" href="manifest.webmanifest">' in page
+    assert "<!-- build:" not in page
+    for players in FIRST_BOARDS:
+        drawn = svg(new_game(players, seed=0, dealer=players - 1), size=BOARD_SIZE)
+        body = drawn.split("?>", 1)[1].strip().replace("<svg ", '<svg aria-hidden="true" ', 1)
+        assert f'<div class="first-board" data-players="{players}" role="img"' in page
+        assert body in page
+    with pytest.raises(BuildError, match="lack the mark"):
+        first_paint("<html></html>")
+
+
+def test_the_service_worker_holds_the_build_and_a_digest_of_every_file(tmp_path: Path) -> None:
+    runtime = fake_runtime(tmp_path / "pyodide")
+    wheel = fake_wheel(tmp_path / "dist")
+    out = tmp_path / "site"
+    build(out, wheel=wheel, pyodide=runtime)
+    worker = (out / "sw.js").read_text(encoding="utf-8")
+    config = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    assert f'const BUILD = "{config["build"]}";' in worker
+    files = json.loads(worker.split("const FILES = ", 1)[1].split(";\n", 1)[0])
+    listed = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert sorted(files) == sorted(set(listed) - {"sw.js"})
+    for path, digest in files.items():
+        assert digest == hashlib.sha256((out / path).read_bytes()).hexdigest(), path
+    assert digests(out) == {k: v for k, v in files.items() if k != "config.json"}
+
+
+def test_a_build_is_named_by_its_contents(tmp_path: Path) -> None:
+    runtime = fake_runtime(tmp_path / "pyodide")
+    wheel = fake_wheel(tmp_path / "dist")
+
+    def config(**options: str) -> dict[str, str]:
+        out = tmp_path / "site"
+        build(out, wheel=wheel, pyodide=runtime, **options)
+        written: dict[str, str] = json.loads((out / "config.json").read_text(encoding="utf-8"))
+        return written
+
+    first, again, elsewhere = config(), config(), config(docs_url="https://d/")
+    assert first["build"] == again["build"] != elsewhere["build"]
+    assert first["engine"] == elsewhere["engine"]  # the page changed, not the engine
+    (runtime / "python_stdlib.zip").write_text("another stand-in", encoding="utf-8")
+    assert config()["engine"] != first["engine"]
+
+
+def test_the_page_has_the_boards_colours_and_a_web_app_manifest() -> None:
+    style = (STATIC / "style.css").read_text(encoding="utf-8")
+    colours = dict(re.findall(r"--seat-(\d): (#[0-9A-Fa-f]{6});", style))
+    assert [colours[str(seat)] for seat in range(8)] == list(SEAT_COLOURS)
+    manifest = json.loads((STATIC / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["start_url"] == manifest["scope"] == "./"
+    assert manifest["display"] == "standalone" and manifest["name"]
+    assert all((STATIC / icon["src"]).is_file() for icon in manifest["icons"])
 
 
 def test_the_page_loads_nothing_from_other_hosts() -> None:
@@ -101,6 +180,9 @@ def test_the_pin_is_exact_and_locked() -> None:
     lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
     assert lock["packages"]["node_modules/pyodide"]["version"] == version
     assert lock["packages"][""]["dependencies"]["pyodide"] == version
+    checker = pinned["devDependencies"]["axe-core"]  # the accessibility check's, for the tests
+    assert re.fullmatch(r"\d+\.\d+\.\d+", checker)
+    assert lock["packages"]["node_modules/axe-core"]["version"] == checker
 
 
 def test_the_command_reports_what_stops_it(

@@ -1,36 +1,62 @@
 """The browser playground in a real browser: the system Chromium, driven by Playwright.
 
 The playground is built once per session (``pegs web build``, with ``npm ci`` first if
-the Pyodide runtime is missing), served by ``python -m http.server`` on a free loopback
-port, and driven through its documented contract: ``[data-move]`` buttons,
-``[data-ply]``, ``[data-turn]``, ``[data-winner]``, ``[data-position-input]``,
-``main[aria-busy]`` and the ``?players=``/``?position=`` addresses. Every expectation
-is checked against the engine run here in CPython.
+the Pyodide runtime or axe-core is missing), served by ``python -m http.server`` on a
+free loopback port, and driven through its documented contract: ``[data-move]`` buttons,
+``[data-ply]``, ``[data-turn]``, ``[data-winner]``, ``[data-position-input]``, the
+viewer's ``[data-replay-ply]``, ``[data-replay-end]`` and ``[data-replay]`` buttons,
+``main[aria-busy]`` and the ``?players=``/``?position=``/``?record=`` addresses. Every
+expectation is checked against the engine run here in CPython.
 
-Screenshots of each screen are saved in ``test-artifacts/playground/`` to look at.
+Most tests share one page that asks for reduced motion (moves are not animated, which
+keeps them quick); the animation test turns motion back on. The first visits, the
+service worker and the network cut off are tested in a browser context of their own.
+
+Screenshots of each screen, at desktop and phone sizes, are saved in
+``test-artifacts/playground/`` to look at.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import re
+import time
 import urllib.parse
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from browser import ARTIFACTS, CHROMIUM_ARGS, StaticServer, chromium, npm_ci, unavailable
+from played import bots_game
 
-from pegs_rules import apply, format_move, legal_moves, new_game, parse_notation, parse_position
-from pegs_rules.bots import decide, make_bot
+from pegs_rules import (
+    apply,
+    explain,
+    format_move,
+    legal_moves,
+    new_game,
+    parse_notation,
+    parse_position,
+    to_json,
+)
+from pegs_rules.board import START, is_track
+from pegs_rules.bots import BOTS, decide, make_bot
+from pegs_rules.errors import ReplayError
+from pegs_rules.events import Event, PegDisplaced, PegMoved, apply_with_events
 from pegs_rules.moves import Play
+from pegs_rules.records import GameRecord, record_of, replay
+from pegs_rules.render import svg
 from pegs_rules.spec import load_cases
 from pegs_rules.state import GameState
+from pegs_rules.web.bridge import BOARD_SIZE, HINT_BOT
 from pegs_rules.web.build import build
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, FilePayload, Page
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ARTIFACTS / "playground"
@@ -58,6 +84,71 @@ PASTE = """([line, times]) => {
 FOCUSED = "(e => e.id || e.dataset.pick || e.textContent)(document.activeElement)"
 HUMAN_SEAT_2 = "?players=4&seed=4&seats=greedy,greedy,human,greedy&delay=0"
 """Seed 4 deals seat 2 the first turn, with a K to come out with (see the test below)."""
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+EIGHT_SEED = 3
+"""Seed 3 gives the shortest of the first 40 eight-player games between greedy bots (383
+moves), with splits that knock pegs: the full replay's game."""
+SPEED = "pegs-playground.speed"
+"""Where the page keeps the move speed the person chose (localStorage)."""
+UNSEEDED = "?players=4&seats=human,greedy,greedy,greedy&delay=0"
+"""A game dealt from a fresh seed."""
+HOLES = """() => {
+    const svg = document.querySelector("#board svg");
+    const at = (e) => [Number(e.getAttribute("cx")), Number(e.getAttribute("cy"))];
+    return {
+        track: [...svg.querySelectorAll("circle.hole.track")].map((e) => [e.dataset.loc, ...at(e)]),
+        other: [...svg.querySelectorAll("circle.hole.home, circle.hole.start")]
+            .map((e) => [`${e.dataset.seat}:${e.dataset.loc}`, ...at(e)]),
+    };
+}"""
+"""Where every hole of the board shown is: track holes by number, the others as seat:loc."""
+WATCH = """() => {
+    const watched = { moves: [], before: null, after: null };
+    window.watched = watched;
+    const pegs = (svg) => [...svg.querySelectorAll("circle.peg")]
+        .map((p) => `${p.dataset.seat}@${Math.round(p.getAttribute("cx"))},${Math.round(p.getAttribute("cy"))}`)
+        .sort();
+    window.watcher?.disconnect();
+    window.watcher = new MutationObserver((records) => {
+        for (const record of records) {
+            if (record.type === "attributes" && record.target.matches("circle.peg")) {
+                const peg = record.target;
+                watched.moves.push([peg.dataset.seat, Number(peg.getAttribute("cx")), Number(peg.getAttribute("cy"))]);
+            } else if (record.type === "childList") {
+                for (const node of record.removedNodes) if (node.nodeName === "svg") watched.before = pegs(node);
+                for (const node of record.addedNodes) if (node.nodeName === "svg") watched.after = pegs(node);
+            }
+        }
+    });
+    window.watcher.observe(document.querySelector("#board"),
+        { subtree: true, childList: true, attributes: true, attributeFilter: ["cy"] });
+}"""
+"""Record every position a peg takes on the board, and the pegs of the board taken away
+(where the animation left them) and of the one put in its place (the engine's)."""
+PATHS = """async () => {
+    const { pathOf } = await import("./js/animate.js");
+    const four = { players: 4 };
+    return [
+        pathOf({ seat: 0, from: "70", to: "h2" }, { ...four, card: "7" }),
+        pathOf({ seat: 1, from: "21", to: "h3" }, { ...four, card: "3" }),
+        pathOf({ seat: 2, from: "h1", to: "h3" }, { ...four, card: "2" }),
+        pathOf({ seat: 0, from: "10", to: "2" }, { ...four, card: "8" }),
+        pathOf({ seat: 3, from: "1", to: "70" }, { ...four, card: "9" }),
+        pathOf({ seat: 0, from: "s", to: "8" }, { ...four, card: "A" }),
+        pathOf({ seat: 0, from: "30", to: "60" }, { ...four, card: "JK" }),
+        pathOf({ seat: 0, from: "30", to: "33" }, { ...four, card: "2", jump: true }),
+    ];
+}"""
+"""The page's paths for steps of each kind, from its animation module."""
+DROP = """([text, name]) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], name, { type: "application/json" }));
+    document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+}"""
+"""Drop a file on the page, as a person dragging it from their files would."""
+SNAPSHOT_KEPT = (
+    """async () => (await (await caches.open("pegs-playground engine")).keys()).length > 0"""
+)
 
 
 # --- fixtures ----------------------------------------------------------------------------------
@@ -113,10 +204,25 @@ class Tab:
 
 @pytest.fixture(scope="module")
 def tab(browser: Browser, site: str) -> Iterator[Tab]:
-    page = browser.new_page(viewport=DESKTOP)  # type: ignore[arg-type]
+    page = browser.new_page(viewport=DESKTOP, reduced_motion="reduce")  # type: ignore[arg-type]
     page.set_default_timeout(30_000)
     yield Tab(page, site)
     page.close()
+
+
+@pytest.fixture(scope="session")
+def eight_player_game() -> GameRecord:
+    """A whole 8-player game between seeded greedy bots, recorded by the library."""
+    return bots_game(8, EIGHT_SEED)
+
+
+@pytest.fixture(scope="session")
+def records(playground: Path, eight_player_game: GameRecord) -> str:
+    """The site's folder of records (beside the page, so that ``?record=`` can name them)."""
+    folder = playground / "records"
+    folder.mkdir(exist_ok=True)
+    (folder / "eight.json").write_text(to_json(eight_player_game), encoding="utf-8")
+    return "records/"
 
 
 @pytest.fixture
@@ -173,6 +279,98 @@ def wait_for_turn(page: Page, after_ply: int) -> None:
     )
 
 
+def position_at(record: GameRecord, ply: int) -> GameState:
+    state = record.start()
+    for text in record.moves[:ply]:
+        state = apply(state, parse_notation(text))
+    return state
+
+
+def move_events(record: GameRecord) -> list[tuple[Event, ...]]:
+    """The events of each move of ``record``, in order."""
+    state = record.start()
+    out = []
+    for text in record.moves:
+        state, events = apply_with_events(state, parse_notation(text))
+        out.append(events)
+    return out
+
+
+def track_path(src: int, dst: int, length: int) -> list[str]:
+    """The track holes a peg passes from ``src`` to ``dst`` (move.forward; an 8 goes back)."""
+    ahead = (dst - src) % length
+    step = 1 if ahead <= 13 else -1
+    count = ahead if step == 1 else (src - dst) % length
+    return [str((src + step * i) % length) for i in range(count + 1)]
+
+
+def where(holes: dict[str, list[list[Any]]], x: float, y: float) -> str | None:
+    """The hole a point stands on (within a quarter of the holes' spacing), if any."""
+    spacing = math.dist(holes["track"][0][1:], holes["track"][1][1:])
+    for name, hx, hy in holes["track"] + holes["other"]:
+        if math.dist((x, y), (hx, hy)) < spacing / 4:
+            return str(name)
+    return None
+
+
+def is_subsequence(part: list[str], whole: list[str]) -> bool:
+    rest = iter(whole)
+    return all(item in rest for item in part)
+
+
+def started_seed(page: Page) -> int:
+    """The seed of the game in the page, from the record it saves."""
+    page.click("#history >> xpath=.. >> summary")
+    with page.expect_download() as saved:
+        page.click("#record-button")
+    seed: int = json.loads(Path(saved.value.path()).read_text(encoding="utf-8"))["seed"]
+    return seed
+
+
+def counted(record: GameRecord) -> list[dict[str, int]]:
+    """Per seat, from the engine's events: plays made, pegs knocked back, pegs knocked, and
+    pegs home at the end."""
+    state = record.start()
+    seats = [{"played": 0, "knocked_back": 0, "knocked": 0} for _ in range(record.players)]
+    for text in record.moves:
+        mover = seats[state.turn]
+        move = parse_notation(text)
+        mover["played"] += isinstance(move, Play)
+        state, events = apply_with_events(state, move)
+        for event in events:
+            if isinstance(event, PegDisplaced):
+                seats[event.seat]["knocked_back"] += 1
+                mover["knocked"] += 1
+    for seat, locs in enumerate(state.pegs):
+        seats[seat]["home"] = sum(loc >= 1000 for loc in locs)
+    return seats
+
+
+def board_title(page: Page) -> str:
+    """The board's description, which names the place of every peg."""
+    label: str = page.get_attribute("#board svg", "aria-label") or ""
+    return label
+
+
+def title_of(state: GameState) -> str:
+    return svg(state, size=BOARD_SIZE).split("<title>", 1)[1].split("</title>", 1)[0]
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds wrong on the page, at impact "serious" or "critical"."""
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+            .map((v) => ({ id: v.id, impact: v.impact,
+                           where: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }))"""
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['where']}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 def replayed(seed: int, moves: list[str]) -> GameState:
     state = new_game(4, seed=seed)
     for text in moves:
@@ -193,16 +391,44 @@ def study(page: Page, text: str) -> None:
 # --- the tests ---------------------------------------------------------------------------------
 
 
-def test_the_page_loads_offline_and_offers_a_game(page: Page, site: str, playground: Path) -> None:
+def test_play_is_one_click_with_the_last_set_up_and_the_form_one_more(
+    page: Page, site: str, playground: Path
+) -> None:
     goto(page, site)
-    assert page.is_visible("#setup-form") and not page.is_visible("#table")
+    page.evaluate("localStorage.clear()")
+    goto(page, site)
+    assert page.is_visible("#play-button") and not page.is_visible("#setup-form")
+    assert page.is_visible('.first-board[data-players="4"]')  # until a game is started
+    assert page.inner_text("#play-summary") == (
+        "4 players, arizona rules: you at seat 0; greedy bots at seats 1, 2 and 3."
+    )
+    shot(page, "1-home")
+    page.click("#change-setup")
     assert page.locator("#setup-form select[id^=seat-]").count() == 4
+    kinds = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.value)")
+    assert kinds == ["human", *BOTS]  # the engine's bots, as the engine names them
     page.click("#players-8")
     assert page.locator("#setup-form select[id^=seat-]").count() == 8
-    page.click("#players-4")
+    page.click("#players-6")
     page.click("details.house-rules summary")
     assert page.locator("[data-switch]").count() == 11
+    page.select_option("#seat-1", "random")
+    page.select_option("#setup-pace", "0")
     shot(page, "1-setup")
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector('body[data-screen="game"] [data-turn]:not([data-turn=""])')
+    assert page.inner_text("#table-facts").startswith("6 players")
+    goto(page, site)  # a later visit: "Play" is the last game's set-up
+    assert page.inner_text("#play-summary").startswith("6 players, arizona rules: you at seat 0;")
+    assert "random bot at seat 1" in page.inner_text("#play-summary")
+    assert page.get_attribute("html", "data-players") == "6"
+    assert page.is_visible('.first-board[data-players="6"]')
+    assert not page.is_visible('.first-board[data-players="4"]')
+    page.click("#play-button")
+    page.wait_for_selector('body[data-screen="game"] [data-turn]:not([data-turn=""])')
+    assert page.inner_text("#table-facts").startswith("6 players")
+    page.click("#new-game-button")  # the form shows the last set-up
+    assert page.is_checked("#players-6") and page.input_value("#seat-1") == "random"
     python = json.loads((playground / "pyodide" / "pyodide-lock.json").read_text())["info"][
         "python"
     ]
@@ -248,8 +474,12 @@ def test_the_listed_moves_are_the_engines_and_a_person_moves_by_click_and_by_typ
     shot(page, "3-game-in-progress")
 
 
-def test_a_game_between_bots_ends_with_the_winner_the_engine_finds(page: Page, site: str) -> None:
+def test_a_game_between_bots_ends_with_the_winner_the_engine_finds_and_its_summary(
+    page: Page, site: str
+) -> None:
     goto(page, site)
+    page.click("#new-game-button")
+    page.click("#players-4")
     for seat in range(4):
         page.select_option(f"#seat-{seat}", "greedy")
     page.select_option("#setup-pace", "0")
@@ -267,7 +497,29 @@ def test_a_game_between_bots_ends_with_the_winner_the_engine_finds(page: Page, s
     assert data(page, "winner") == str(state.winner)
     assert data(page, "ply") == str(state.ply)
     assert page.is_visible("#winner-banner")
+    page.wait_for_selector("#summary tr[data-seat]")
+    assert page.get_attribute("#summary", "data-winner") == str(state.winner)
+    assert f"{state.ply} turns" in page.inner_text("#summary-line")
+    counts = counted(record_of(new_game(4, seed=5), moves))
+    for seat in range(4):
+        row = f'#summary tr[data-seat="{seat}"]'
+        for key in ("played", "knocked_back", "knocked", "home"):
+            shown = page.inner_text(f'{row} td[data-key="{key}"]')
+            assert shown == str(counts[seat][key]), (seat, key)
+    assert page.is_visible("#summary-again")
+    with page.expect_download() as saved:
+        page.click("#summary-download")
+    record = json.loads(Path(saved.value.path()).read_text(encoding="utf-8"))
+    assert record["type"] == "record" and record["moves"] == moves
+    assert serious_violations(page) == []
     shot(page, "4-game-over")
+    page.click("#summary-replay")  # the game just played, in the record viewer
+    page.wait_for_selector(f'[data-replay-end="{state.ply}"]')
+    idle(page)
+    assert data(page, "replay-ply") == "0"
+    page.click('[data-replay="last"]')
+    page.wait_for_selector(f'[data-replay-ply="{state.ply}"]')
+    assert board_title(page) == title_of(state)
 
 
 def test_rules_lawyer_lists_the_legal_moves_of_the_spec_cases(page: Page, site: str) -> None:
@@ -328,10 +580,16 @@ def test_a_split_is_chosen_part_by_part_and_its_events_stepped_through(
 def test_keyboard_alone_plays_a_move_with_visible_focus(page: Page, site: str) -> None:
     goto(page, site, HUMAN_SEAT_2)
     stops = []
-    for _ in range(4):
+    for _ in range(5):
         page.keyboard.press("Tab")
         stops.append(page.evaluate(FOCUSED))
-    assert stops == ["Skip to the board", "new-game-button", "lawyer-button", "source|0|s"]
+    assert stops == [
+        "Skip to the board",
+        "new-game-button",
+        "lawyer-button",
+        "replay-button",
+        "source|0|s",
+    ]
     focused = page.evaluate(
         "(() => { const s = getComputedStyle(document.activeElement); return [s.stroke, s.strokeWidth]; })()"
     )
@@ -351,7 +609,7 @@ def test_keyboard_alone_plays_a_move_with_visible_focus(page: Page, site: str) -
     page.keyboard.press("Enter")
     wait_for_turn(page, ply)
     assert history(page)[ply] == chosen
-    assert page.get_attribute("#events", "role") == "log"
+    assert page.get_attribute("#event-log", "role") == "log"
     assert page.get_attribute("#announce", "aria-live") == "polite"
     assert "Your turn, seat 2" in page.inner_text("#announce")
 
@@ -385,7 +643,9 @@ def test_bad_input_gets_a_clear_message_and_the_page_goes_on(page: Page, site: s
     assert page.get_attribute("#verdict", "data-verdict") == "illegal"
 
 
-def test_a_phone_sized_screen_shows_everything_in_one_column(page: Page, site: str) -> None:
+def test_a_phone_sized_screen_shows_everything_in_one_column(
+    page: Page, site: str, records: str
+) -> None:
     page.set_viewport_size(PHONE)  # type: ignore[arg-type]
     try:
         goto(page, site, HUMAN_SEAT_2)
@@ -399,5 +659,316 @@ def test_a_phone_sized_screen_shows_everything_in_one_column(page: Page, site: s
         page.click("#lawyer-button")
         idle(page)
         shot(page, "10-phone-lawyer")
+        goto(page, site)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(page, "11-phone-home")
+        goto(page, site, f"?record={records}eight.json&ply=120")
+        page.wait_for_selector('[data-replay-ply="120"]')
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(page, "12-phone-viewer")
     finally:
         page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
+
+
+def test_a_move_is_watched_peg_by_peg_and_ends_on_the_engines_board(
+    page: Page, site: str, records: str, eight_player_game: GameRecord
+) -> None:
+    record = eight_player_game
+    ply, events = next(  # a split whose first part knocks a peg back, both parts on the track
+        (ply, events)
+        for ply, events in enumerate(move_events(record))
+        if len([e for e in events if isinstance(e, PegMoved)]) == 2
+        and any(isinstance(e, PegDisplaced) for e in events)
+        and all(is_track(e.src) and is_track(e.dst) for e in events if isinstance(e, PegMoved))
+    )
+    goto(page, site, f"?record={records}eight.json&ply={ply}")
+    page.wait_for_selector(f'[data-replay-ply="{ply}"]')
+    holes = page.evaluate(HOLES)
+    page.evaluate(f"localStorage.setItem('{SPEED}', JSON.stringify('fast'))")
+    page.emulate_media(reduced_motion="no-preference")
+    try:
+        page.evaluate(WATCH)
+        started = time.monotonic()
+        page.click('[data-replay="next"]')
+        page.wait_for_selector(f'[data-replay-ply="{ply + 1}"]')
+        idle(page)
+        took = time.monotonic() - started
+        seen = page.evaluate("window.watched")
+        shot(page, "13-animated-move-marked")
+    finally:
+        page.emulate_media(reduced_motion="reduce")
+    assert seen["before"] == seen["after"], "the pegs end where the engine's board has them"
+    assert board_title(page) == title_of(position_at(record, ply + 1))
+    pegs = [e for e in events if isinstance(e, (PegMoved, PegDisplaced))]
+    runs = [seat for seat, _ in itertools.groupby(sample[0] for sample in seen["moves"])]
+    assert runs == [str(e.seat) for e in pegs], "each peg in turn, in the events' order"
+    length = len(holes["track"])
+    for event in pegs:  # each slides along its path, hole by hole, in order
+        trail = [where(holes, x, y) for seat, x, y in seen["moves"] if seat == str(event.seat)]
+        passed = [name for name, _ in itertools.groupby(trail) if name is not None]
+        if isinstance(event, PegMoved):
+            path = track_path(event.src, event.dst, length)
+            assert is_subsequence(passed, path) and passed[-1] == path[-1], (passed, path)
+            assert len(passed) > len(path) // 2, (passed, path)
+        else:  # a knocked peg goes straight back to its in-spot or its start
+            assert passed[-1] == (str(event.dst) if event.dst != START else f"{event.seat}:s")
+    steps = sum(len(track_path(e.src, e.dst, length)) - 1 for e in pegs if isinstance(e, PegMoved))
+    assert took >= 0.8 * steps * 0.055, "at the person's speed: 55 ms a hole"
+    marks = page.evaluate(
+        "[...document.querySelectorAll('#board .last-move .ring.went-to, #board .last-move .knocked-from')]"
+        ".map(e => e.getAttribute('class'))"
+    )
+    moved = sum(isinstance(e, PegMoved) for e in events)
+    assert marks.count("ring went-to") == moved and marks.count("knocked-from") == len(pegs) - moved
+    # The paths of the other kinds of step, as the rules' geometry gives them (board.geometry).
+    paths = page.evaluate(PATHS)
+    assert paths == [
+        ["70", "71", "0", "1", "2", "3", "h1", "h2"],  # 7 0:70-h2: round the corner, in at 3
+        ["21", "h1", "h2", "h3"],  # seat 1 from its in-spot into home
+        ["h1", "h2", "h3"],  # within home
+        ["10", "9", "8", "7", "6", "5", "4", "3", "2"],  # an 8 goes back
+        ["1", "0", "71", "70"],  # the backward part of a 9 split
+        ["s", "8"],  # out of the start area: straight
+        ["30", "60"],  # a joker: straight
+        ["30", "33"],  # one of a 2's swapped pegs: straight
+    ]
+    # Under reduced motion (the page's setting here) nothing moves: the next board is shown.
+    page.evaluate(WATCH)
+    page.click('[data-replay="prev"]')
+    page.click('[data-replay="next"]')
+    page.wait_for_selector(f'[data-replay-ply="{ply + 1}"]')
+    idle(page)
+    assert page.evaluate("window.watched.moves") == []
+    assert page.is_disabled("#move-speed")
+
+
+def test_a_recorded_eight_player_game_replays_to_the_end(
+    page: Page, site: str, records: str, eight_player_game: GameRecord
+) -> None:
+    record = eight_player_game
+    final = replay(record)
+    goto(page, site, f"?record={records}eight.json&delay=0")
+    end = len(record.moves)
+    assert (data(page, "replay-end"), data(page, "replay-ply")) == (str(end), "0")
+    assert page.inner_text("#replay-move-title").startswith("The deal")
+    page.click('[data-replay="next"]')
+    page.wait_for_selector('[data-replay-ply="1"]')
+    assert page.inner_text("#replay-move-title").endswith(f"played {record.moves[0]}")
+    page.click('[data-replay="last"]')
+    page.wait_for_selector(f'[data-replay-ply="{end}"]')
+    page.click('[data-replay="prev"]')
+    page.wait_for_selector(f'[data-replay-ply="{end - 1}"]')
+    page.click('[data-replay="first"]')
+    page.wait_for_selector('[data-replay-ply="0"]')
+    page.locator("#replay-slider").fill("200")
+    page.wait_for_selector('[data-replay-ply="200"]')
+    idle(page)
+    # The lawyer mode at that ply: every legal move, the record's next one marked, and any
+    # move typed explained there.
+    state = position_at(record, 200)
+    assert listed(page) == [str(m) for m in legal_moves(state)]
+    assert page.get_attribute(".moves button.marked", "data-move") == record.moves[200]
+    assert board_title(page) == title_of(state)
+    wrong = next(
+        f"{card} {state.turn}:s-{state.board.come_out(state.turn)}"
+        for card in ("A", "K", "Q", "J")
+        if all(c.symbol != card for c in state.hands[state.turn])
+    )
+    page.fill("#move-input", wrong)
+    page.click("#move-submit")
+    idle(page)
+    verdict = explain(state, parse_notation(wrong))
+    assert page.get_attribute("#verdict", "data-rule") == verdict.rule
+    # The hint at that ply is the search bot's move for the seat to act.
+    page.click("#hint-button")
+    page.wait_for_selector("#hint[data-hint]", timeout=120_000)
+    assert page.get_attribute("#hint", "data-hint") == str(
+        decide(make_bot(HINT_BOT, state.seed + state.ply), state)
+    )
+    shot(page, "14-viewer-hint")
+    assert serious_violations(page) == []
+    # The whole game, ply by ply, to the end.
+    page.click('[data-replay="first"]')
+    page.wait_for_selector('[data-replay-ply="0"]')
+    page.click("#autoplay")
+    page.wait_for_selector(f'[data-replay-ply="{end}"]', timeout=600_000)
+    idle(page)
+    assert data(page, "winner") == str(final.winner) and data(page, "ply") == str(final.ply)
+    assert board_title(page) == title_of(final)
+    counts = counted(record)
+    for seat in range(8):
+        for key in ("played", "knocked_back", "knocked", "home"):
+            shown = page.inner_text(f'#summary tr[data-seat="{seat}"] td[data-key="{key}"]')
+            assert shown == str(counts[seat][key]), (seat, key)
+    shot(page, "15-viewer-end")
+
+
+def test_a_record_opens_from_a_file_a_drop_or_the_address_and_an_illegal_move_stops_it(
+    page: Page, site: str
+) -> None:
+    record = bots_game(4, seed=3)
+    state = position_at(record, 9)
+    wrong = next(
+        f"{card} {state.turn}:s-{state.board.come_out(state.turn)}"
+        for card in ("A", "K", "Q", "J")
+        if all(c.symbol != card for c in state.hands[state.turn])
+    )
+    broken = replace(record, moves=(*record.moves[:9], wrong, *record.moves[10:]))
+    with pytest.raises(ReplayError) as refused:
+        replay(broken)
+    short = replace(record, moves=record.moves[:12])
+    goto(page, site, "?" + urllib.parse.urlencode({"record": to_json(short)}))  # inline JSON
+    assert data(page, "replay-end") == "12" and page.is_hidden("#replay-stopped")
+    chosen: FilePayload = {
+        "name": "broken.json",
+        "mimeType": "application/json",
+        "buffer": to_json(broken).encode(),
+    }
+    page.set_input_files("#record-file", files=[chosen])  # the file picker
+    page.wait_for_selector('[data-replay-end="9"]')
+    idle(page)
+    assert refused.value.turn == 10
+    assert page.get_attribute("#replay-stopped", "data-rule") == refused.value.rule
+    page.click('[data-replay="last"]')
+    page.wait_for_selector('[data-replay-ply="9"]')
+    assert page.inner_text("#replay-next").startswith(f"Next in the record: move 10, {wrong}")
+    shot(page, "16-viewer-stopped")
+    page.evaluate(DROP, [to_json(record), "game.json"])  # dropped anywhere on the page
+    page.wait_for_selector(f'[data-replay-end="{len(record.moves)}"]')
+    assert page.is_hidden("#replay-stopped")
+    page.evaluate(DROP, ['{"format": 1, "type": "state"}', "not-a-record.json"])
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.inner_text("#message").startswith("This record cannot be opened")
+
+
+def test_the_hint_shows_the_search_bots_move_and_plays_it(page: Page, site: str) -> None:
+    goto(page, site, HUMAN_SEAT_2)
+    state = new_game(4, seed=4)
+    expected = str(decide(make_bot(HINT_BOT, state.seed + state.ply), state))
+    page.click("#hint-button")
+    page.wait_for_selector("#hint[data-hint]", timeout=120_000)
+    assert page.get_attribute("#hint", "data-hint") == expected
+    assert page.get_attribute(".moves button.marked", "data-move") == expected
+    assert page.locator("#board .move-arrow").count() == 1  # the move drawn on the board
+    assert listed(page) == [str(m) for m in legal_moves(state)]  # still the person's choice
+    shot(page, "17-game-hint")
+    page.click("#hint-play")
+    wait_for_turn(page, 0)
+    assert history(page)[0] == expected
+
+
+def test_every_screen_passes_the_accessibility_check_and_names_pegs_and_moves(
+    page: Page, site: str, records: str
+) -> None:
+    goto(page, site)
+    assert serious_violations(page) == []
+    goto(page, site, HUMAN_SEAT_2)
+    pegs = page.eval_on_selector_all(
+        "#board circle.peg",
+        "els => els.map(e => [e.getAttribute('role'), e.getAttribute('aria-label')])",
+    )
+    assert len(pegs) == 20 and all(role in ("img", "button") and label for role, label in pegs)
+    assert ["img", "seat 1's peg, team 1, in its start area"] in pegs
+    named = page.eval_on_selector_all(
+        "[data-move]", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert named == [
+        "K 0:s-8: K: seat 0's peg from start to hole 8",
+        "K 2:s-44: K: seat 2's peg from start to hole 44",
+    ]
+    page.click('circle.peg[data-seat="0"][data-pick^="source"]')
+    assert serious_violations(page) == []
+    goto(page, site, "?" + urllib.parse.urlencode({"position": SPLIT, "move": "7 0:30-33 2:39-43"}))
+    assert serious_violations(page) == []
+    goto(page, site, f"?record={records}eight.json&ply=50")
+    page.wait_for_selector('[data-replay-ply="50"]')
+    assert serious_violations(page) == []
+
+
+# --- the first visit, the service worker, a new build, the network cut off ---------------------
+
+
+def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_to_date(
+    browser: Browser, playground: Path, tmp_path: Path
+) -> None:
+    wheel = next((playground / "wheels").glob("*.whl"))
+    runtime = ROOT / "node_modules" / "pyodide"
+    folder = tmp_path / "site"
+    build(folder, wheel=wheel, pyodide=runtime)
+    server = StaticServer(folder).__enter__()
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # type: ignore[arg-type]
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        # The first paint: a board and the engine's progress, and "Play" works at once.
+        started = time.monotonic()
+        page.goto(server.url, wait_until="domcontentloaded")
+        assert page.is_visible('.first-board[data-players="4"]') and page.is_visible(
+            "#engine-progress"
+        )
+        page.wait_for_function(
+            "document.querySelector('#engine-progress').value > 0", timeout=LOAD_TIMEOUT
+        )
+        shot(page, "0-first-paint")
+        assert page.get_attribute("body", "data-engine") is None, "still loading"
+        painted = page.evaluate(
+            "performance.getEntriesByName('first-contentful-paint')[0].startTime"
+        )
+        page.click("#play-button")  # before the engine is ready: the game starts once it is
+        page.wait_for_selector(
+            'body[data-screen="game"] [data-turn]:not([data-turn=""])', timeout=LOAD_TIMEOUT
+        )
+        cold = time.monotonic() - started
+        assert page.inner_text("#table-facts").startswith("4 players")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.wait_for_function(SNAPSHOT_KEPT, timeout=LOAD_TIMEOUT)
+        session = context.new_cdp_session(page)
+        manifest = session.send("Page.getAppManifest")
+        assert manifest["url"] == server.url + "manifest.webmanifest" and manifest["errors"] == []
+        installable = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        # A test browser's profile is a private one, which never installs apps; nothing else stops it.
+        assert [error["errorId"] for error in installable] in ([], ["in-incognito"])
+        # The second visit: from the cache, the engine restored from its snapshot.
+        started = time.monotonic()
+        page.goto(server.url + HUMAN_SEAT_2)
+        page.wait_for_selector("[data-move]")
+        warm = time.monotonic() - started
+        print(f"first paint {painted:.0f} ms, cold load {cold:.1f} s, warm {warm:.1f} s")
+        assert warm < cold
+        page.goto(server.url + UNSEEDED)
+        page.wait_for_selector("[data-move]")
+        first_seed = started_seed(page)
+        # A new build (another docs address) replaces the old on the next visit.
+        old = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        build(folder, wheel=wheel, pyodide=runtime, docs_url="https://example.org/pegs/")
+        new = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        assert new["build"] != old["build"] and new["engine"] == old["engine"]
+        page.goto(server.url)
+        page.wait_for_selector(
+            f'body[data-build="{new["build"]}"][data-engine="ready"]', timeout=LOAD_TIMEOUT
+        )
+        caches = page.evaluate("caches.keys()")
+        assert [name for name in caches if name.startswith("pegs-playground /")] == [
+            f"pegs-playground / {new['build']}"
+        ]
+        # With the server gone and the network off, it all still works.
+        server.stop()
+        context.set_offline(True)
+        page.goto(server.url + UNSEEDED)
+        page.wait_for_selector("[data-move]")
+        ply = int(data(page, "ply"))
+        page.click("[data-move]")
+        wait_for_turn(page, ply)
+        assert started_seed(page) != first_seed, "each visit deals afresh"
+        page.click("#lawyer-button")
+        idle(page)
+        position = page.input_value("[data-position-input]")
+        assert listed(page) == [str(m) for m in legal_moves(parse_position(position))]
+        config = page.evaluate("fetch('config.json').then((response) => response.json())")
+        assert config["build"] == new["build"]
+        assert [e for e in errors if "sw.js" not in e] == []
+    finally:
+        context.close()
+        server.stop()

@@ -386,6 +386,9 @@ def svg(
 
 _INK = "#222222"
 _HOLE_STYLE = {"fill": "#FFFFFF", "stroke": "#333333"}
+_HOLE_LINES: dict[tuple[int, int], tuple[str, ...]] = {}
+"""The lines drawing every hole of a board, by player count and picture size: they depend
+on nothing else, and are most of the drawing's work."""
 
 
 class _Drawing:
@@ -580,7 +583,6 @@ class _Drawing:
 
     def holes(self) -> None:
         geo = self.geo
-        board = self.state.board
         for hole in self.marked:
             self.circle(
                 geo.track(hole),
@@ -588,6 +590,18 @@ class _Drawing:
                 **{"class": "highlight", "fill": _HIGHLIGHT, "stroke": _HIGHLIGHT_EDGE},
                 **{"stroke-width": self.d(0.16)},
             )
+        # Every hole and its marks: the same lines for every board of this size, drawn once.
+        key = (self.state.players, self.size)
+        if key not in _HOLE_LINES:
+            first = len(self.out)
+            self.every_hole()
+            _HOLE_LINES[key] = tuple(self.out[first:])
+        else:
+            self.out.extend(_HOLE_LINES[key])
+
+    def every_hole(self) -> None:
+        geo = self.geo
+        board = self.state.board
         for hole in range(board.track_length):
             p = geo.track(hole)
             seat, k = divmod(hole, SIDE_HOLES)

@@ -23,13 +23,30 @@ Requests (``{"op": ..., ...}``):
 * ``leave``: forget the game;
 * ``study``: ``position``, in the position text format or a state's JSON;
   answers a ``study``;
-* ``explain``: ``move`` on the studied position; answers a ``ruling``.
+* ``explain``: ``move`` on the studied position; answers a ``ruling``;
+* ``open_record``: ``record``, a ``record`` document's JSON text: replays it
+  (:mod:`pegs_rules.web.viewer`) up to its first illegal move and answers a
+  ``replay``: ``end`` (the last ply reached), the record's ``moves``,
+  ``stopped`` (``null``, or the move that cannot be made with its ``verdict``
+  and the ruling's ``summary``) and, for a finished game, its ``summary``;
+* ``replay_ply``: ``ply`` of the opened record: answers a ``ply``, the move
+  that led there (``move``, its ``seat`` and its ``events``, nothing hidden),
+  the record's ``next_move`` and the position as ``study`` answers it, which
+  becomes the studied position (so ``explain`` and ``hint`` work there);
+* ``hint``: ``on`` ``"game"`` (the person to act) or ``"study"`` (the studied
+  position): the move :data:`HINT_BOT` makes for the seat to act, seeing only
+  that seat's view; answers a ``hint`` with the move, its ``events`` (in a
+  game, with every drawn card hidden) and ``frames``, the boards of a
+  ``ruling``;
+* ``summary``: the game's ``summary`` so far: winner, turns, and per seat the
+  cards played, discarded and passed with, pegs knocked back and knocked, and
+  pegs home (see :func:`pegs_rules.web.viewer.summary`).
 
 Answers carry ``"ok": true``; a request that cannot be met answers
 ``{"ok": false, "kind": ..., "error": "<a sentence>"}``, where ``kind`` is
 ``illegal`` (with ``verdict``, an ``explanation`` document), ``ambiguous``
 (with ``candidates``, the moves the text could mean), ``notation``,
-``position``, ``setup`` or ``request``. No input makes :meth:`Session.handle`
+``position``, ``record``, ``setup`` or ``request``. No input makes :meth:`Session.handle`
 raise: a bug in the engine answers kind ``internal``.
 
 Bots are seeded as in ``pegs demo``: the bot at seat ``s`` of a game with seed
@@ -54,7 +71,7 @@ import secrets
 import time
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Literal, TypeGuard
 
 from pegs_rules import __version__
 from pegs_rules.board import is_track, team_of
@@ -74,13 +91,14 @@ from pegs_rules.moves import Move, Play, Step, parse_notation
 from pegs_rules.notation import parse_move
 from pegs_rules.position import parse_position
 from pegs_rules.reasons import Explanation
-from pegs_rules.records import record_of
+from pegs_rules.records import GameRecord, record_of
 from pegs_rules.render import svg
 from pegs_rules.rules import PRESETS, find_preset, rule_text, with_rule
 from pegs_rules.rulings import RULINGS
 from pegs_rules.serialize import events_to_data, from_json, moves_to_data, to_data
 from pegs_rules.state import GameState, new_game
 from pegs_rules.views import view
+from pegs_rules.web.viewer import Replayed, replayed, summary
 
 MAX_POSITION = 100_000
 """The longest position text (or state JSON) accepted, in characters; real ones are a few kB."""
@@ -88,8 +106,14 @@ MAX_MOVE = 300
 """The longest move text accepted, in characters."""
 MAX_REQUEST = MAX_POSITION + 10_000
 """The longest request accepted, in characters."""
+MAX_RECORD = MAX_POSITION
+"""The longest record accepted, in characters; an 8-player game's is about 10 kB."""
 MAX_THINKING = 30
 """The longest time budget a bot may have for one move, in seconds."""
+HINT_BOT = "mcts"
+"""The bot whose move a hint shows: the strongest in :mod:`pegs_rules.bots` (any name
+:func:`~pegs_rules.bots.make_bot` takes). It plays the seat to act seeing only that
+seat's view, seeded from the position (its seed plus its ply), so a hint repeats."""
 BOARD_SIZE = 640
 """Width of the board pictures, in pixels (the page scales them)."""
 
@@ -140,6 +164,7 @@ class Session:
     def __init__(self) -> None:
         self.game: Game | None = None
         self.studied: GameState | None = None
+        self.replay: Replayed | None = None
 
     def handle(self, request: str) -> str:
         """The JSON answer to one JSON request (see the module docstring); never raises."""
@@ -170,6 +195,16 @@ class Session:
             return self.study(_text(request, "position", MAX_POSITION))
         if op == "explain":
             return self.explain(_text(request, "move", MAX_MOVE))
+        if op == "open_record":
+            return self.open_record(_text(request, "record", MAX_RECORD))
+        if op == "replay_ply":
+            return self.replay_ply(request.get("ply"))
+        if op == "hint":
+            return self.hint(request.get("on"))
+        if op == "summary":
+            game = self.playing()
+            kinds = {"kinds": list(game.seats)}
+            return summary(replayed(record_of(game.start, game.moves))) | kinds
         raise Refused("request", f"unknown request {str(op)[:40]!r}")
 
     # -- playing a game ---------------------------------------------------------------------
@@ -273,6 +308,10 @@ class Session:
                 state = parse_position(text)
         except PegsError as error:
             raise Refused("position", str(error)) from None
+        return self.studying(state)
+
+    def studying(self, state: GameState) -> dict[str, Any]:
+        """Make ``state`` the studied position: a ``study`` answer, every hand shown."""
         self.studied = state
         return {
             "type": "study",
@@ -300,6 +339,84 @@ class Session:
         answer["events"] = events_to_data(events, None)
         answer["frames"] = frames(state, move, after, events)
         return answer
+
+    # -- a record, ply by ply ---------------------------------------------------------------
+
+    def open_record(self, text: str) -> dict[str, Any]:
+        try:
+            record = from_json(text, "record")
+        except PegsError as error:
+            raise Refused("record", f"this is not a game record: {error}") from None
+        assert isinstance(record, GameRecord)
+        self.replay = game = replayed(record)
+        stopped = None
+        if game.stop is not None:
+            stop = game.stop
+            verdict = to_data(Explanation(False, stop.rule, stop.reason))
+            stopped = {"turn": stop.turn, "move": stop.move, "verdict": verdict}
+            stopped["summary"] = RULINGS.get(stop.rule)
+        finished = game.positions[-1].is_over
+        return {
+            "type": "replay",
+            "players": record.players,
+            "preset": record.rules.name,
+            "seed": record.seed,
+            "moves": list(record.moves),
+            "end": game.end,
+            "stopped": stopped,
+            "summary": summary(game) if finished else None,
+        }
+
+    def replay_ply(self, ply: object) -> dict[str, Any]:
+        game = self.replay
+        if game is None:
+            raise Refused("request", "no record has been opened")
+        if not (_whole(ply) and 0 <= ply <= game.end):
+            raise Refused("request", f"ply: a whole number from 0 to {game.end}")
+        moves = game.record.moves
+        done = game.events[ply - 1] if ply else ()
+        return {
+            "type": "ply",
+            "ply": ply,
+            "end": game.end,
+            "move": moves[ply - 1] if ply else None,
+            "seat": game.positions[ply - 1].turn if ply else None,
+            "events": events_to_data(done, None),
+            "next_move": moves[ply] if ply < len(moves) else None,
+            "study": self.studying(game.positions[ply]),
+        }
+
+    # -- a hint -----------------------------------------------------------------------------
+
+    def hint(self, on: object) -> dict[str, Any]:
+        """What :data:`HINT_BOT` plays for the seat to act, in the game or the studied position."""
+        shown_to: Literal["public"] | None
+        if on == "game":
+            game = self.playing()
+            state, shown_to = game.state, "public"
+            if not state.is_over and not game.human(state.turn):
+                raise Refused("request", f"seat {state.turn} is a bot: a hint is for a person")
+        elif on == "study":
+            if self.studied is None:
+                raise Refused("request", "no position is being studied")
+            state, shown_to = self.studied, None
+        else:
+            raise Refused("request", 'on: "game" or "study"')
+        if state.is_over:
+            raise Refused("request", "the game is over: there is no move to suggest")
+        try:
+            move = decide(make_bot(HINT_BOT, state.seed + state.ply), state)
+        except PegsError as error:
+            raise Refused("position", f"no hint for this position: {error}") from None
+        after, events = apply_with_events(state, move)
+        return {
+            "type": "hint",
+            "seat": state.turn,
+            "bot": HINT_BOT,
+            "move": str(move),
+            "events": events_to_data(events, shown_to),
+            "frames": frames(state, move, after, events),
+        }
 
 
 def hello() -> dict[str, Any]:
@@ -444,17 +561,17 @@ def _text(request: dict[str, Any], key: str, limit: int) -> str:
     value = request.get(key)
     if not isinstance(value, str):
         raise Refused("request", f"{key}: expected text")
+    kind = key if key in ("position", "record") else "notation"
     if len(value) > limit:
         raise Refused(
-            "position" if key == "position" else "notation",
-            f"the {key} is {len(value):,} characters long; at most {limit:,} are read",
+            kind, f"the {key} is {len(value):,} characters long; at most {limit:,} are read"
         )
     if not value.strip():
-        raise Refused("position" if key == "position" else "notation", f"no {key} given")
+        raise Refused(kind, f"no {key} given")
     return value
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

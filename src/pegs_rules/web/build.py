@@ -2,15 +2,24 @@
 
 The folder holds:
 
-* the page: ``index.html``, ``style.css``, ``icon.svg`` and ``js/``, copied from
-  this package's ``static/`` folder;
+* the page: ``index.html``, ``style.css``, ``icon.svg``, ``manifest.webmanifest``
+  (which makes it an installable web app) and ``js/``, copied from this package's
+  ``static/`` folder; ``index.html`` gets the manifest's link and the board of a new
+  game for 4, 6 and 8 players, drawn by :func:`pegs_rules.render.svg`, so that the
+  first paint shows a board while the engine loads;
 * ``pyodide/``: the Pyodide runtime (CPython for WebAssembly with its standard
   library), copied from ``node_modules/pyodide``, which ``npm ci`` installs from
   the repository's ``package.json`` and ``package-lock.json`` (they pin its
   version);
 * ``wheels/``: a wheel of ``pegs_rules``, built from the source checkout;
 * ``config.json``: the page's transport (``local``: the engine in the page), where it
-  finds the wheel and the runtime, and where the docs are.
+  finds the wheel and the runtime, the size of each file the engine loads (for the
+  progress bar), where the docs are, the ``engine``: a digest of the runtime and the
+  wheel (the page keeps a snapshot of the engine started, good for that engine only),
+  and the ``build``: a digest of everything above;
+* ``sw.js``: the service worker, with the build's digest and a digest of each file
+  written in, so that a second visit is served from the browser's cache (offline
+  too) and a new build replaces the old one on the next visit.
 
 Nothing in it is fetched from the network when the page runs: any static file
 server serves a working playground, for example ``python -m http.server -d OUT_DIR``.
@@ -23,6 +32,7 @@ elsewhere should be built with the docs' address.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import shutil
@@ -32,6 +42,9 @@ import tempfile
 from pathlib import Path
 
 from pegs_rules import __version__
+from pegs_rules.render import svg
+from pegs_rules.state import new_game
+from pegs_rules.web.bridge import BOARD_SIZE
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The page's own files (package data)."""
@@ -46,8 +59,12 @@ RUNTIME_FILES = (
     "package.json",
 )
 """What the page needs from the ``pyodide`` npm package."""
+ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+"""What the page's worker loads of the runtime to start the engine (besides the wheel)."""
 DOCS_URL = "../"
 """Where the docs are, seen from the playground: the docs site's layout."""
+FIRST_BOARDS = (4, 6, 8)
+"""The player counts whose new board ``index.html`` holds for its first paint."""
 
 
 class BuildError(Exception):
@@ -136,6 +153,8 @@ def build(
         raise BuildError(f"{wheel} is not a pegs_rules wheel")
     _clear(out_dir)
     shutil.copytree(STATIC, out_dir, dirs_exist_ok=True)
+    page = out_dir / "index.html"
+    page.write_text(first_paint(page.read_text(encoding="utf-8")), encoding="utf-8")
     (out_dir / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copy2(runtime / name, out_dir / "pyodide" / name)
@@ -143,7 +162,8 @@ def build(
     with tempfile.TemporaryDirectory() as scratch:
         made = wheel or build_wheel(root or CHECKOUT, Path(scratch))
         shutil.copy2(made, out_dir / "wheels" / made.name)
-    config = {
+    loaded = [f"pyodide/{name}" for name in ENGINE_FILES] + [f"wheels/{made.name}"]
+    config: dict[str, object] = {
         "app": "pegs-rules playground",
         "version": __version__,
         "transport": "local",
@@ -151,9 +171,65 @@ def build(
         "pyodide": "pyodide/",
         "pyodide_version": runtime_version(runtime),
         "docs": docs_url,
+        "download": {path: (out_dir / path).stat().st_size for path in loaded},
     }
+    files = digests(out_dir)
+    engine = {
+        path: digest for path, digest in files.items() if path.startswith(("pyodide/", "wheels/"))
+    }
+    config["engine"] = _digest(json.dumps(engine, sort_keys=True).encode())[:16]
+    config["build"] = _digest(json.dumps([files, config], sort_keys=True).encode())[:16]
     (out_dir / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
-    return out_dir / "index.html"
+    files["config.json"] = _digest((out_dir / "config.json").read_bytes())
+    worker = out_dir / "sw.js"
+    worker.write_text(
+        service_worker(worker.read_text(encoding="utf-8"), str(config["build"]), files),
+        encoding="utf-8",
+    )
+    return page
+
+
+def first_paint(page: str) -> str:
+    """``index.html`` with the manifest linked and the board of a new game for each of
+    :data:`FIRST_BOARDS` (``js/first.js`` shows the one of the last game's player count)."""
+    boards = []
+    for players in FIRST_BOARDS:
+        drawn = svg(new_game(players, seed=0, dealer=players - 1), size=BOARD_SIZE)
+        drawn = drawn.split("?>", 1)[1].strip().replace("<svg ", '<svg aria-hidden="true" ', 1)
+        boards.append(
+            f'<div class="first-board" data-players="{players}" role="img" '
+            f'aria-label="The board of a new {players}-player game">{drawn}</div>'
+        )
+    head = '<link rel="manifest" href="manifest.webmanifest">'
+    return _fill(
+        _fill(page, "<!-- build: head -->", head), "<!-- build: board -->", "".join(boards)
+    )
+
+
+def service_worker(template: str, build_id: str, files: dict[str, str]) -> str:
+    """``sw.js`` with the build's digest and its files' digests written in."""
+    worker = _fill(template, 'const BUILD = "";', f"const BUILD = {json.dumps(build_id)};")
+    return _fill(worker, "const FILES = {};", f"const FILES = {json.dumps(files, indent=1)};")
+
+
+def digests(folder: Path) -> dict[str, str]:
+    """Each file of ``folder`` but ``sw.js`` and ``config.json`` (by its path with ``/``):
+    the SHA-256 of its contents, in hex."""
+    return {
+        path.relative_to(folder).as_posix(): _digest(path.read_bytes())
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.relative_to(folder).as_posix() not in ("sw.js", "config.json")
+    }
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _fill(text: str, mark: str, value: str) -> str:
+    if text.count(mark) != 1:
+        raise BuildError(f"the page's files lack the mark {mark!r}: reinstall pegs-rules")
+    return text.replace(mark, value)
 
 
 def _clear(out_dir: Path) -> None:

@@ -7,6 +7,13 @@
 // move the board hands its notation to `onMove`; when several moves fit (the same step
 // with different cards, or a step that may end the move or start a split) it hands
 // them to `onChoice` to ask which.
+//
+// Every peg is named for a screen reader ("seat 2's peg, team 0, on hole 40"); the pegs
+// that can move are also buttons in the Tab order. The last move stays marked (where its
+// pegs came from, where they are now, and where a knocked peg was knocked from) until the
+// next board is shown.
+
+import { animateMove } from "./animate.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -15,6 +22,12 @@ export function placeName(loc) {
   if (loc === "s") return "start";
   if (loc.startsWith("h")) return `home ${loc}`;
   return `hole ${loc}`;
+}
+
+/** A peg in words: "seat 2's peg, team 0, on hole 40". */
+function pegName(seat, loc) {
+  const where = loc === "s" ? "in its start area" : loc.startsWith("h") ? `in its home, ${loc}` : `on hole ${loc}`;
+  return `seat ${seat}'s peg, team ${seat % 2}, ${where}`;
 }
 
 function sameStep(a, b) {
@@ -61,9 +74,15 @@ export class Board {
     svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", title ? title.textContent : "the board");
     this.svg = document.importNode(svg, true);
+    for (const label of this.svg.querySelectorAll(".peg-label")) label.setAttribute("aria-hidden", "true");
+    for (const peg of this.svg.querySelectorAll("circle.peg")) {
+      peg.dataset.name = pegName(peg.dataset.seat, peg.dataset.loc);
+    }
+    this.lastMove = document.createElementNS(SVG, "g");
+    this.lastMove.setAttribute("class", "last-move");
     this.overlay = document.createElementNS(SVG, "g");
     this.overlay.setAttribute("class", "overlay");
-    this.svg.append(this.overlay);
+    this.svg.append(this.lastMove, this.overlay);
     this.element.replaceChildren(this.svg);
     this.plays = (moves || []).filter((move) => move.action === "play");
     this.parts = [];
@@ -79,6 +98,33 @@ export class Board {
       const to = this.pegAt(step.seat, step.to) || this.holeAt(step.seat, step.to);
       if (from) this.ring(from, "preview");
       if (to) this.ring(to, "preview");
+    }
+  }
+
+  /** Slide the pegs of a move (its format-1 events) on the board shown, the one before it. */
+  async animate(events, msPerHole) {
+    if (!this.svg) return;
+    this.element.dataset.animating = "true";
+    try {
+      await animateMove(this.svg, events, msPerHole);
+    } finally {
+      delete this.element.dataset.animating;
+    }
+  }
+
+  /** Mark the move whose events (format 1) led to the board shown: a dashed ring where each
+   * peg set off, a ring around it where it is now, a cross where a peg was knocked from. */
+  markLast(events) {
+    if (!this.svg) return;
+    this.lastMove.replaceChildren();
+    for (const event of events || []) {
+      if (event.event !== "peg_moved" && event.event !== "peg_displaced") continue;
+      const knocked = event.event === "peg_displaced";
+      const from = this.holeAt(event.seat, event.from);
+      const to = this.pegAt(event.seat, event.to) || this.holeAt(event.seat, event.to);
+      if (from && !knocked) this.ring(from, "came-from", "", this.lastMove);
+      if (from && knocked) this.cross(from);
+      if (to) this.ring(to, knocked ? "knocked-to" : "went-to", "", this.lastMove);
     }
   }
 
@@ -184,6 +230,10 @@ export class Board {
       element.removeAttribute("role");
       element.removeAttribute("aria-label");
     }
+    for (const peg of this.svg.querySelectorAll("circle.peg:not([role])")) {
+      peg.setAttribute("role", "img");
+      peg.setAttribute("aria-label", peg.dataset.name);
+    }
     for (const ring of this.overlay.querySelectorAll(":not(.preview)")) ring.remove();
     this.parts.forEach((part, i) => {
       const peg = this.pegAt(part.seat, part.from);
@@ -210,7 +260,7 @@ export class Board {
       // A peg that an earlier part knocks away is not drawn where it will be: its hole stands in.
       const peg = this.pegAt(seat, from) || this.holeAt(seat, from);
       if (!peg) continue;
-      this.pickable(peg, "source", seat, from, `seat ${seat}'s peg in ${placeName(from)}, can move`);
+      this.pickable(peg, "source", seat, from, `${pegName(seat, from)}, can move`);
       this.ring(peg, "movable");
     }
   }
@@ -222,7 +272,7 @@ export class Board {
     element.setAttribute("aria-label", label);
   }
 
-  ring(element, kind, badge = "") {
+  ring(element, kind, badge = "", into = this.overlay) {
     const x = Number(element.getAttribute("cx"));
     const y = Number(element.getAttribute("cy"));
     const r = Number(element.getAttribute("r"));
@@ -232,7 +282,7 @@ export class Board {
       ring.setAttribute("cx", x);
       ring.setAttribute("cy", y);
       ring.setAttribute("r", Math.max(r * 1.45, r + 4, 11));
-      this.overlay.append(ring);
+      into.append(ring);
     }
     if (badge) {
       const text = document.createElementNS(SVG, "text");
@@ -240,8 +290,19 @@ export class Board {
       text.setAttribute("x", x + r * 1.3);
       text.setAttribute("y", y - r * 1.3);
       text.textContent = badge;
-      this.overlay.append(text);
+      into.append(text);
     }
+  }
+
+  /** A cross on `element`: a peg was knocked from here. */
+  cross(element) {
+    const x = Number(element.getAttribute("cx"));
+    const y = Number(element.getAttribute("cy"));
+    const d = 8;
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("class", "knocked-from");
+    path.setAttribute("d", `M${x - d},${y - d}L${x + d},${y + d}M${x - d},${y + d}L${x + d},${y - d}`);
+    this.lastMove.append(path);
   }
 
   /** The peg of `seat` (or, on the track, of any seat) standing on `loc`. */

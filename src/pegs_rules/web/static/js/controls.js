@@ -1,6 +1,10 @@
 // The panel beside the board: status, hand, legal moves, typed moves, events, messages.
-// Both modes (a game, rules-lawyer study) draw into the same elements, so a driver
-// finds one list of [data-move] buttons, one [data-ply], [data-turn] and [data-winner].
+// Every mode (a game, rules-lawyer study, the record viewer) draws into the same elements,
+// so a driver finds one list of [data-move] buttons, one [data-ply], [data-turn] and
+// [data-winner].
+
+import { placeName } from "./board.js";
+import { listed } from "./prefs.js";
 
 const MAX_EVENTS = 40;
 
@@ -40,7 +44,7 @@ export function showStatus(status, seats = null) {
     winner.textContent = "none yet";
     banner.hidden = true;
   } else {
-    const mates = teamSeats(status.players, status.winner).join(" and ");
+    const mates = listed(teamSeats(status.players, status.winner));
     winner.textContent = `team ${status.winner}`;
     banner.textContent = `Team ${status.winner} (seats ${mates}) wins after ${status.ply} turns.`;
     banner.hidden = false;
@@ -49,6 +53,16 @@ export function showStatus(status, seats = null) {
     `${status.players} players, rules ${status.preset}; draw pile ${status.draw_pile_size}, ` +
     `discard pile top ${status.discard_top ?? "none"}; cards held: ` +
     status.hand_sizes.map((n, seat) => `seat ${seat} ${n}`).join(", ");
+}
+
+/** A seat's colour with its number on it, as its pegs are drawn (decoration: the words
+ * beside it say which seat). */
+export function seatBadge(seat) {
+  const badge = document.createElement("span");
+  badge.className = `seat-badge seat-${seat}`;
+  badge.setAttribute("aria-hidden", "true");
+  badge.textContent = seat;
+  return badge;
 }
 
 /** Cards as small chips. */
@@ -68,12 +82,12 @@ export function showCards(element, cards) {
 export function showHands(hands) {
   const list = $("#hands");
   list.replaceChildren(
-    ...hands.map(({ label, cards }) => {
+    ...hands.map(({ seat, label, cards }) => {
       const row = document.createElement("div");
       row.className = "hand";
       const name = document.createElement("span");
       name.className = "hand-label";
-      name.textContent = label;
+      name.append(seatBadge(seat), ` ${label}`);
       const chips = document.createElement("span");
       showCards(chips, cards);
       row.append(name, chips);
@@ -82,8 +96,17 @@ export function showHands(hands) {
   );
 }
 
-/** The legal moves as buttons; each carries data-move="<notation>". */
-export function showMoves(moves, { onPick, onPreview, note }) {
+/** A move in words, for a screen reader: "K: seat 0's peg from start to hole 8". */
+export function moveWords(move) {
+  if (move.action === "pass") return "pass: no cards to play";
+  if (move.action === "discard") return `discard a ${move.card}, moving no peg`;
+  const steps = move.steps.map((step) => `seat ${step.seat}'s peg from ${placeName(step.from)} to ${placeName(step.to)}`);
+  return `${move.card}: ${steps.join(", then ")}`;
+}
+
+/** The legal moves as buttons; each carries data-move="<notation>". `marks` names moves
+ * to single out: { [notation]: words } ("played next in the record", "the hint"). */
+export function showMoves(moves, { onPick, onPreview, note, marks = {} }) {
   const list = $("#moves");
   const items = (moves || []).map((move) => {
     const item = document.createElement("li");
@@ -91,6 +114,12 @@ export function showMoves(moves, { onPick, onPreview, note }) {
     button.type = "button";
     button.dataset.move = move.notation;
     button.textContent = move.notation;
+    const mark = marks[move.notation];
+    if (mark) {
+      button.dataset.mark = mark;
+      button.classList.add("marked");
+    }
+    button.setAttribute("aria-label", `${move.notation}: ${moveWords(move)}${mark ? `; ${mark}` : ""}`);
     button.addEventListener("click", () => onPick(move.notation));
     button.addEventListener("mouseenter", () => onPreview(move));
     button.addEventListener("focus", () => onPreview(move));

@@ -1,6 +1,11 @@
-// A game in the page: shows each update and sends the person's moves.
+// A game in the page: shows each update, animating the move that led to it, and sends the
+// person's moves. Updates are shown one after another, each once the one before has finished
+// moving; the transport hears when one is shown (a local engine paces its bots from there).
 
 import { announce, busy, clearEvents, logEvents, say, sayRefusal, showHands, showMoves, showStatus } from "./controls.js";
+import { hideHint, showHint, thinking } from "./hint.js";
+import { SPEEDS, moveSpeed } from "./prefs.js";
+import { hideSummary, showSummary } from "./summary.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -8,24 +13,37 @@ export class Game {
   /**
    * @param {object} transport  see transport.js
    * @param {import("./board.js").Board} board
-   * @param {{ docs: URL, limits: { move: number } }} options
+   * @param {{ docs: URL, limits: { move: number }, onReplay: (record: object) => void,
+   *           onPlayAgain: () => void }} options
    */
-  constructor(transport, board, { docs, limits }) {
+  constructor(transport, board, { docs, limits, onReplay, onPlayAgain }) {
     this.transport = transport;
     this.board = board;
     this.docs = docs;
     this.limits = limits;
+    this.onReplay = onReplay;
+    this.onPlayAgain = onPlayAgain;
     this.active = false;
+    this.update = null;
     this.history = [];
-    transport.onUpdate((update) => this.show(update));
+    this.showing = Promise.resolve();
+    transport.onUpdate((update) => {
+      this.showing = this.showing
+        .then(() => busy(this.show(update)))
+        .then(() => this.transport.shown?.());
+    });
     $("#record-button").addEventListener("click", () => this.saveRecord());
   }
 
   /** Start a game; false (with a message) if the engine refuses the setup. */
   async start(setup) {
     this.history = [];
+    this.update = null;
     clearEvents();
+    hideSummary();
+    hideHint();
     $("#history").replaceChildren();
+    $("#last-move").hidden = true;
     this.active = true;
     const answer = await busy(this.transport.start(setup));
     if (!answer.ok) {
@@ -43,16 +61,25 @@ export class Game {
     this.active = false;
   }
 
-  show(update) {
+  async show(update) {
     if (!this.active) return;
+    const before = this.update;
     this.update = update;
+    const speed = moveSpeed();
+    if (speed !== "off" && before && update.public.ply === before.public.ply + 1) {
+      await this.board.animate(update.events.events, SPEEDS[speed]);
+      if (!this.active) return;
+    }
     const status = update.public;
     if (update.last_move) this.addHistory(status.ply, update.last_move);
     showStatus(status, update.seats);
     const mine = update.view;
-    showHands(mine ? [{ label: `seat ${update.seat}'s hand`, cards: mine.hand }] : []);
+    showHands(mine ? [{ seat: update.seat, label: `seat ${update.seat}'s hand`, cards: mine.hand }] : []);
     const moves = update.moves ? update.moves.moves : null;
     this.board.show(update.svg, moves);
+    this.board.markLast(update.events.events);
+    this.showLastMove(update, before);
+    hideHint();
     showMoves(moves, {
       onPick: (notation) => this.play(notation),
       onPreview: (move) => this.board.preview(move),
@@ -64,6 +91,16 @@ export class Game {
     else if (said) announce(said);
     $("#move-input").disabled = !moves;
     $("#move-submit").disabled = !moves;
+    $("#hint-button").disabled = !moves;
+    if (update.next === "over") await this.finish(update);
+  }
+
+  showLastMove(update, before) {
+    const line = $("#last-move");
+    line.hidden = !update.last_move;
+    if (!update.last_move) return;
+    const who = before ? `seat ${before.public.turn} played ` : "";
+    line.textContent = `Last move (marked on the board): ${who}${update.last_move}`;
   }
 
   waitingFor(update) {
@@ -71,6 +108,27 @@ export class Game {
     if (update.next === "over") return `The game is over: team ${winner} wins.`;
     if (update.moves) return `Seat ${update.seat}, your move: pick a highlighted peg, a move below, or type one.`;
     return `Seat ${turn} (${update.seats[turn]}) is to act…`;
+  }
+
+  /** The end of the game: its summary, with the record, a replay and another game offered. */
+  async finish(update) {
+    const { can } = this.transport;
+    const actions = {
+      download: () => this.saveRecord(),
+      replay: can.replay ? () => this.replay() : null,
+      again: can.setup ? () => this.onPlayAgain() : null,
+    };
+    let summary = null;
+    if (this.transport.summary) {
+      const answer = await this.transport.summary();
+      if (answer.ok) summary = answer;
+    }
+    if (!summary) {
+      const { winner, ply, players, preset } = update.public;
+      const winners = Array.from({ length: players }, (_, seat) => seat).filter((seat) => seat % 2 === winner);
+      summary = { winner, winners, turns: ply, players, preset, seats: [] };
+    }
+    if (this.active) showSummary(summary, { kinds: update.seats, actions });
   }
 
   addHistory(ply, notation) {
@@ -104,13 +162,53 @@ export class Game {
     else sayRefusal(answer, this.docs);
   }
 
-  async saveRecord() {
-    const answer = await this.transport.record();
+  /** What the search bot would play for the person: drawn on the board, marked in the list. */
+  async hint() {
+    const update = this.update;
+    if (!update?.moves) return;
+    thinking();
+    const answer = await busy(this.transport.hint("game"));
+    if (this.update !== update) return; // the game moved on meanwhile
     if (!answer.ok) {
+      hideHint();
       say(answer.error);
       return;
     }
+    const moves = update.moves.moves;
+    this.board.show(answer.frames[0].svg, moves);
+    this.board.markLast(update.events.events);
+    showMoves(moves, {
+      onPick: (notation) => this.play(notation),
+      onPreview: (move) => this.board.preview(move),
+      note: this.waitingFor(update),
+      marks: { [answer.move]: "the strong player's move" },
+    });
+    const play = document.createElement("button");
+    play.type = "button";
+    play.id = "hint-play";
+    play.textContent = "Play it";
+    play.addEventListener("click", () => this.play(answer.move));
+    showHint(answer, play);
+  }
+
+  async record() {
+    const answer = await this.transport.record();
+    if (!answer.ok) {
+      say(answer.error);
+      return null;
+    }
     const { ok, ...record } = answer;
+    return record;
+  }
+
+  async replay() {
+    const record = await this.record();
+    if (record) this.onReplay(record);
+  }
+
+  async saveRecord() {
+    const record = await this.record();
+    if (!record) return;
     const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);

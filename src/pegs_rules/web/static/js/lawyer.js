@@ -29,6 +29,9 @@ export class Lawyer {
     this.docs = docs;
     this.limits = limits;
     this.study = null;
+    this.marks = {};
+    this.note = null;
+    this.afterShow = null;
     this.frames = [];
     this.frame = 0;
     $("#position-form").addEventListener("submit", (event) => {
@@ -62,9 +65,21 @@ export class Lawyer {
       return false;
     }
     say("");
-    this.study = answer;
-    this.showPosition();
+    this.showStudy(answer);
     return true;
+  }
+
+  /**
+   * Study a position the engine has already made the studied one (a "study" answer).
+   * `marks` single out moves of the list ({ notation: words }), `note` replaces the list's
+   * note, and `afterShow` runs each time the position's board is drawn.
+   */
+  showStudy(answer, { marks = {}, note = null, afterShow = null } = {}) {
+    this.study = answer;
+    this.marks = marks;
+    this.note = note;
+    this.afterShow = afterShow;
+    this.showPosition();
   }
 
   tooLong(length) {
@@ -79,15 +94,21 @@ export class Lawyer {
     if (!study) return;
     this.clearVerdict();
     showStatus(study.public);
-    const held = study.hands.map((cards, seat) => ({ label: `seat ${seat}`, cards }));
-    showHands(held.filter(({ cards }) => cards.length).length ? held.filter(({ cards }) => cards.length) : held);
+    const held = study.hands.map((cards, seat) => ({ seat, label: `seat ${seat}`, cards }));
+    const holding = held.filter(({ cards }) => cards.length);
+    showHands(holding.length ? holding : held);
     this.board.show(study.svg, study.moves.moves);
+    this.afterShow?.();
+    $("#hint-button").disabled = !study.moves.moves.length;
     showMoves(study.moves.moves, {
       onPick: (notation) => this.explain(notation),
       onPreview: (move) => this.board.preview(move),
-      note: study.moves.moves.length
-        ? `Every legal move of seat ${study.public.turn}; pick one, or a peg on the board, to see what it does.`
-        : "No legal move: the game is over.",
+      marks: this.marks,
+      note:
+        this.note ??
+        (study.moves.moves.length
+          ? `Every legal move of seat ${study.public.turn}; pick one, or a peg on the board, to see what it does.`
+          : "No legal move: the game is over."),
     });
   }
 
@@ -109,8 +130,13 @@ export class Lawyer {
     }
     say("");
     this.showVerdict(answer);
-    this.frames = answer.frames;
-    this.frameEvents = answer.events ? answer.events.events : [];
+    this.showFrames(answer.frames, answer.events ? answer.events.events : []);
+  }
+
+  /** Boards to step through ({ caption, events, svg }), with the events they show. */
+  showFrames(frames, events) {
+    this.frames = frames;
+    this.frameEvents = events;
     this.showFrame(0);
   }
 

@@ -5,14 +5,17 @@ import { Listeners } from "./transport.js";
 
 export class LocalTransport {
   /**
-   * @param {{ wheel: string, pyodide?: string, botDelay?: number }} options
+   * @param {{ wheel: string, pyodide?: string, download?: object, botDelay?: number }} options
    *   wheel: URL of the pegs_rules wheel; pyodide: URL of the Pyodide runtime folder;
+   *   download: the size in bytes of each file the engine loads, by URL (for the progress);
+   *   engine: a digest of the runtime and the wheel (config.json): the worker keeps a
+   *   snapshot of the engine started, good for that engine only;
    *   botDelay: milliseconds between two bot moves (so a person can follow them).
    */
-  constructor({ wheel, pyodide = "pyodide/", botDelay = 400 }) {
+  constructor({ wheel, pyodide = "pyodide/", download = {}, engine = "", botDelay = 400 }) {
     if (!wheel) throw new Error("config.json names no wheel: rebuild with pegs web build");
     this.kind = "local";
-    this.can = { setup: true, study: true };
+    this.can = { setup: true, study: true, replay: true, hint: true };
     this.updates = new Listeners();
     this.notices = new Listeners();
     this.pending = new Map();
@@ -20,6 +23,10 @@ export class LocalTransport {
     const url = new URL("worker.js", import.meta.url);
     url.searchParams.set("wheel", new URL(wheel, document.baseURI).href);
     url.searchParams.set("pyodide", new URL(pyodide, document.baseURI).href);
+    const sizes = Object.entries(download).map(([file, size]) => [new URL(file, document.baseURI).href, size]);
+    url.searchParams.set("download", JSON.stringify(Object.fromEntries(sizes)));
+    url.searchParams.set("engine", engine);
+    url.searchParams.set("site", new URL(".", document.baseURI).href);
     this.worker = new Worker(url, { type: "module" });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => {
@@ -67,6 +74,27 @@ export class LocalTransport {
 
   explain(text) {
     return this.request({ op: "explain", move: text });
+  }
+
+  openRecord(text) {
+    return this.request({ op: "open_record", record: text });
+  }
+
+  replayPly(ply) {
+    return this.request({ op: "replay_ply", ply });
+  }
+
+  hint(on) {
+    return this.request({ op: "hint", on });
+  }
+
+  summary() {
+    return this.request({ op: "summary" });
+  }
+
+  /** The page has shown the last update: the next bot moves after the pause. */
+  shown() {
+    this.worker.postMessage({ shown: true });
   }
 
   close() {

@@ -1,19 +1,24 @@
-// The page: picks a transport, then shows the setup form, a game or rules-lawyer mode.
+// The page: picks a transport, then shows the home screen (a board and "Play" while the
+// engine loads), the set-up form, a game, rules-lawyer mode or the record viewer.
 //
 // The URL chooses where to begin (the contract for links and automated drivers):
 //   ?players=4&seed=7&seats=human,greedy,greedy,mcts:0.5s   start that game at once
 //       (also preset=standard, rule.FIELD=TEXT for a house rule, delay=MS between bot moves)
 //   ?position=<URL-encoded position text>                   rules-lawyer mode on it
 //       (also move=<notation>: explain that move at once)
-// Anything else shows the setup form. <main aria-busy="true"> while the page waits for
-// the engine (loading, or answering the person): drivers wait for aria-busy="false".
+//   ?record=<a record's URL, or its JSON>                   the record viewer on it
+//       (also ply=N: open it at that ply; delay=MS between plies when autoplaying)
+// Anything else shows the home screen. <main aria-busy="true"> while the page waits for
+// the engine (loading, answering, or showing a move): drivers wait for aria-busy="false".
 
 import { Board } from "./board.js";
 import { announce, busy, say, showChoice } from "./controls.js";
 import { Game } from "./game.js";
 import { EXAMPLE, Lawyer } from "./lawyer.js";
+import { describeSetup, moveSpeed, reducedMotion, saveMoveSpeed, saveSetup, savedSetup } from "./prefs.js";
 import { Setup } from "./setup.js";
 import { createTransport } from "./transport.js";
+import { Viewer } from "./viewer.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -33,19 +38,33 @@ function engineStatus(text, level = "info") {
   box.className = `engine-status ${level}`;
 }
 
-/** Show one screen: "setup", "game" or "study". */
+function showProgress({ loaded, total }) {
+  const bar = $("#engine-progress");
+  bar.max = total;
+  bar.value = loaded;
+  const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+  engineStatus(`Loading the rules engine: ${megabytes(loaded)} of ${megabytes(total)} MB`);
+}
+
+/** Show one screen: "home", "setup", "game", "study" or "replay". Elements with
+ * data-screens="a b" are shown on those screens only. */
 function showScreen(screen) {
   document.body.dataset.screen = screen;
   $("#setup").hidden = screen !== "setup";
   $("#table").hidden = screen === "setup";
+  for (const element of document.querySelectorAll("[data-screens]")) {
+    element.classList.toggle("off", !element.dataset.screens.split(" ").includes(screen));
+  }
   for (const button of document.querySelectorAll("[data-screen-button]")) {
     button.setAttribute("aria-pressed", String(button.dataset.screenButton === screen));
   }
-  $("#move-label").textContent = screen === "study" ? "Ask about a move" : "Type a move";
-  $("#move-submit").textContent = screen === "study" ? "Explain" : "Play";
-  if (screen === "study") {
+  const asking = screen === "study" || screen === "replay";
+  $("#move-label").textContent = asking ? "Ask about a move" : "Type a move";
+  $("#move-submit").textContent = asking ? "Explain" : "Play";
+  if (asking) {
     $("#move-input").disabled = false;
     $("#move-submit").disabled = false;
+    $("#hint-button").disabled = false;
   }
 }
 
@@ -61,7 +80,26 @@ function setupFromUrl(params) {
     rules,
     seats: seats.length ? seats : ["human", ...Array(Math.max(0, players - 1)).fill("greedy")],
     seed: seedText !== null && /^[0-9]{1,15}$/.test(seedText) ? Number(seedText) : null,
+    pace: Math.max(0, Number(params.get("delay") ?? 400) || 0),
   };
+}
+
+/** The service worker (sw.js) caches the site for a fast, offline second visit. When a new
+ * build takes over, a page still on its home screen reloads into it; one in use says so.
+ * Returns what registers it, to be called once the engine is ready: on a first visit its
+ * downloads then wait for the engine's own. */
+function serviceWorker(idle) {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return () => {};
+  const updating = Boolean(navigator.serviceWorker.controller);
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (!updating) return; // the first install: this page is already the build it caches
+    if (idle()) location.reload();
+    else engineStatus("A new version of the playground is ready: reload the page to use it.");
+  });
+  return () =>
+    navigator.serviceWorker.register("sw.js").catch(() => {
+      // no cache, no offline use: the page works as before
+    });
 }
 
 async function main() {
@@ -70,25 +108,91 @@ async function main() {
     return;
   }
   const config = await loadConfig();
+  const params = new URLSearchParams(location.search);
   const docs = new URL(config.docs || "../", location.href);
-  // config.json names the transport ("local" unless a server says "remote") and its options.
-  const transport = await createTransport(config.transport || "local", config);
+  const kind = config.transport || "local";
+  document.body.dataset.build = config.build || "";
+  if (config.build) $("#build-line").textContent = `pegs-rules ${config.version}, build ${config.build}`;
+  let screen = "home";
+  let started = false; // anything asked for beyond the home screen
+  const cacheSite = kind === "local" ? serviceWorker(() => !started && screen === "home") : () => {};
+  const transport = await createTransport(kind, config);
   if (transport.kind === "remote") {
     // a game on a server, opened from its join or spectator link
     $("header .subtitle").textContent = "online game";
     document.title = "Pegs and Jokers online game";
   }
-  transport.onNotice(({ level, text, fatal }) => {
-    engineStatus(fatal ? `${text} Reload the page to try again.` : text, level);
+  transport.onNotice(({ level, text, fatal, progress }) => {
+    if (progress) showProgress(progress);
+    else engineStatus(fatal ? `${text} Reload the page to try again.` : text, level);
     if (fatal) say(text);
   });
+
+  $("#new-game-button").hidden = !transport.can.setup;
+  $("#lawyer-button").hidden = !transport.can.study;
+  $("#replay-button").hidden = !transport.can.replay;
+  $("#hint-button").closest("p").hidden = !transport.can.hint;
+  const go = (next) => {
+    screen = next;
+    showChoice([], false);
+    say("");
+    announce("");
+    showScreen(next);
+  };
+  go(transport.can.setup ? "home" : "game");
+
+  // What the person asks for before the engine is ready is done once it is.
+  let ready = false;
+  let wanted = null;
+  const when = (action) => {
+    started = true;
+    if (ready) return action();
+    wanted = action;
+    engineStatus("Starting as soon as the rules engine is ready…");
+    return undefined;
+  };
+  let setup = savedSetup();
+  $("#play-summary").textContent = describeSetup(setup);
+  $("#play-button").addEventListener("click", () => when(() => startGame(setup)));
+  $("#change-setup").addEventListener("click", () => when(() => openSetup()));
+  $("#new-game-button").addEventListener("click", () => when(() => openSetup()));
+  $("#lawyer-button").addEventListener("click", () => when(() => openLawyer()));
+  $("#replay-button").addEventListener("click", () => when(() => openViewer()));
+  const speed = $("#move-speed");
+  speed.value = moveSpeed();
+  speed.disabled = reducedMotion();
+  $("#speed-note").textContent = reducedMotion() ? "(your system asks for reduced motion)" : "";
+  speed.addEventListener("change", () => saveMoveSpeed(speed.value));
+  $("#record-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    when(() => openRecord(text));
+  });
+  document.addEventListener("dragover", (event) => {
+    if (!transport.can.replay || !event.dataTransfer?.types.includes("Files")) return;
+    event.preventDefault();
+    document.body.classList.add("dragging");
+  });
+  document.addEventListener("dragleave", (event) => {
+    if (!event.relatedTarget) document.body.classList.remove("dragging");
+  });
+  document.addEventListener("drop", async (event) => {
+    document.body.classList.remove("dragging");
+    const file = event.dataTransfer?.files[0];
+    if (!transport.can.replay || !file) return;
+    event.preventDefault(); // before any wait: else the browser opens the file itself
+    const text = await file.text();
+    when(() => openRecord(text));
+  });
+
   engineStatus("Loading the rules engine…");
   const hello = await transport.connect();
   document.body.dataset.engine = "ready";
+  cacheSite();
 
-  let screen = "setup";
   const handlers = {
-    onMove: (notation) => (screen === "study" ? lawyer.explain(notation) : game.play(notation)),
+    onMove: (notation) => (screen === "game" ? game.play(notation) : lawyer.explain(notation)),
     onChoice: (moves, more) =>
       showChoice(moves, more, (notation) => {
         showChoice([], false);
@@ -97,68 +201,105 @@ async function main() {
     announce,
   };
   const board = new Board($("#board"), handlers);
-  const game = new Game(transport, board, { docs, limits: hello.limits });
   const lawyer = new Lawyer(transport, board, { docs, limits: hello.limits });
-  const go = (next) => {
-    screen = next;
-    showChoice([], false);
-    say("");
-    announce("");
-    showScreen(next);
-  };
-
-  new Setup($("#setup-form"), hello, docs, async (value, pace) => {
-    transport.botDelay = pace;
-    go("game");
-    if (!(await game.start(value))) go("setup");
+  const viewer = new Viewer(transport, board, lawyer, { docs });
+  const game = new Game(transport, board, {
+    docs,
+    limits: hello.limits,
+    onReplay: (record) => openRecord(JSON.stringify(record)),
+    onPlayAgain: () => startGame(setup),
   });
+  const setupForm = new Setup($("#setup-form"), hello, docs, setup, (chosen) => startGame(chosen));
+
+  async function startGame(chosen, { remember = true } = {}) {
+    game.leave();
+    viewer.stop();
+    if (remember) {
+      setup = { ...chosen, seed: null };
+      saveSetup(chosen);
+      $("#play-summary").textContent = describeSetup(setup);
+    }
+    transport.botDelay = chosen.pace;
+    go("game");
+    if (await game.start(chosen)) return true;
+    const why = $("#message").textContent;
+    go(remember ? "setup" : "home");
+    say(why);
+    return false;
+  }
+  function openSetup() {
+    game.leave();
+    viewer.stop();
+    setupForm.fill(setup);
+    go("setup");
+    $("#setup-form").querySelector("input, select")?.focus();
+  }
+  async function openLawyer() {
+    game.leave();
+    viewer.stop();
+    go("study");
+    if (!lawyer.study) await lawyer.load(EXAMPLE);
+    else {
+      // the position last studied (the viewer's ply, perhaps), as a position of its own
+      lawyer.showStudy(lawyer.study);
+      $("[data-position-input]").value = lawyer.study.position;
+    }
+    $("[data-position-input]").focus();
+  }
+  function openViewer() {
+    game.leave();
+    go("replay");
+    if (viewer.record) viewer.go(viewer.ply);
+    else $("#record-file").focus();
+  }
+  async function openRecord(text) {
+    game.leave();
+    go("replay");
+    return viewer.open(text);
+  }
 
   $("#move-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const text = $("#move-input").value;
-    if (screen === "study") lawyer.explain(text);
-    else game.play(text);
+    handlers.onMove($("#move-input").value);
   });
-  $("#new-game-button").addEventListener("click", () => {
-    game.leave();
-    go("setup");
-    $("#setup-form").querySelector("input, select")?.focus();
-  });
-  $("#lawyer-button").addEventListener("click", async () => {
-    game.leave();
-    go("study");
-    if (!lawyer.study) await lawyer.load(EXAMPLE);
-    else lawyer.showPosition();
-    $("[data-position-input]").focus();
-  });
+  $("#hint-button").addEventListener("click", () => (screen === "game" ? game.hint() : viewer.hint()));
 
-  $("#new-game-button").hidden = !transport.can.setup;
-  $("#lawyer-button").hidden = !transport.can.study;
   const where = transport.kind === "local" ? "running in this page" : "on the server";
   engineStatus(`Engine ready: pegs-rules ${hello.version}, ${where}.`);
-  await busy(openFromUrl(new URLSearchParams(location.search), { go, game, lawyer, transport }));
+  ready = true;
+  if (wanted) await busy(Promise.resolve(wanted()));
+  else await busy(openFromUrl(params, { go, game, lawyer, viewer, startGame, openRecord, transport }));
 }
 
 /** Begin where the address says (see the top of this file). */
-async function openFromUrl(params, { go, game, lawyer, transport }) {
-  if (params.has("position")) {
+async function openFromUrl(params, { go, game, lawyer, viewer, startGame, openRecord, transport }) {
+  if (params.has("record")) {
+    viewer.pause = Math.max(0, Number(params.get("delay") ?? viewer.pause) || 0);
+    const given = params.get("record").trim();
+    let text = given;
+    if (!given.startsWith("{")) {
+      try {
+        const response = await fetch(new URL(given, location.href));
+        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+        text = await response.text();
+      } catch (error) {
+        go("replay");
+        say(`The record at ${given} cannot be read: ${error.message || error}`);
+        return;
+      }
+    }
+    if ((await openRecord(text)) && params.has("ply")) await viewer.go(Number(params.get("ply")) || 0);
+  } else if (params.has("position")) {
     go("study");
     if ((await lawyer.load(params.get("position"))) && params.get("move")) {
       $("#move-input").value = params.get("move");
       await lawyer.explain(params.get("move"));
     }
   } else if (params.has("players")) {
-    transport.botDelay = Math.max(0, Number(params.get("delay") ?? 400) || 0);
-    go("game");
-    if (!(await game.start(setupFromUrl(params)))) {
-      go("setup");
-      say(`The game in the address cannot start: ${$("#message").textContent}`);
-    }
+    await startGame(setupFromUrl(params), { remember: false });
   } else if (!transport.can.setup) {
     game.active = true; // a game the transport already has: its updates arrive by themselves
     go("game");
-  } else {
-    go("setup");
   }
 }
 

@@ -1,14 +1,14 @@
 // The setup form: players, preset, every house-rule switch, who sits where.
-// Built from the engine's hello (presets and switches come from pegs_rules itself).
+// Built from the engine's hello (presets, switches and bots come from pegs_rules itself),
+// and filled in with the last game's set-up.
 
 import { rulingLink } from "./controls.js";
+import { DEFAULT_BOT } from "./prefs.js";
 
-const SEAT_KINDS = [
-  ["human", "Person"],
-  ["random", "Random bot"],
-  ["greedy", "Greedy bot"],
-  ["mcts", "MCTS bot"],
-];
+/** How the seat menu words a bot; a bot not named here is "<name> bot". */
+const BOT_WORDS = { random: "Random bot", greedy: "Greedy bot", mcts: "MCTS bot (search)" };
+/** The bot whose thinking time the form sets (as "mcts:<seconds>s"). */
+const TIMED_BOT = "mcts";
 
 function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -22,18 +22,43 @@ export class Setup {
    * @param {HTMLFormElement} form
    * @param {object} hello  the engine's hello (see transport.js)
    * @param {URL} docs  the docs' base URL, for the rulings' links
-   * @param {(setup: object, pace: number) => void} onStart
+   * @param {object} initial  the set-up to show (prefs.js: the last game's)
+   * @param {(setup: object) => void} onStart
    */
-  constructor(form, hello, docs, onStart) {
+  constructor(form, hello, docs, initial, onStart) {
     this.form = form;
     this.hello = hello;
     this.docs = docs;
-    this.seatKinds = ["human", "greedy", "greedy", "greedy", "greedy", "greedy", "greedy", "greedy"];
+    this.seatKinds = Array.from({ length: 8 }, (_, seat) => (seat ? DEFAULT_BOT : "human"));
     this.build();
+    this.fill(initial);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      onStart(this.value(), Number(form.elements.pace.value));
+      onStart(this.value());
     });
+  }
+
+  /** Show `setup` (players, preset, rules, seats, pace) in the form. */
+  fill(setup) {
+    const elements = this.form.elements;
+    if (setup.preset in this.hello.presets) elements.preset.value = setup.preset;
+    this.fillSwitches();
+    for (const control of this.form.querySelectorAll("[data-switch]")) {
+      const text = setup.rules[control.dataset.switch];
+      if (text === undefined) continue;
+      if (control.type === "checkbox") control.checked = text === "true";
+      else control.value = text;
+    }
+    setup.seats.forEach((kind, seat) => {
+      const [name, budget] = kind.split(":");
+      this.seatKinds[seat] = name;
+      if (name === TIMED_BOT && budget?.endsWith("s")) elements.mcts.value = budget.slice(0, -1);
+    });
+    this.form.querySelector(`#players-${setup.players}`).checked = true;
+    if ([...elements.pace.options].some((option) => option.value === String(setup.pace))) {
+      elements.pace.value = String(setup.pace);
+    }
+    this.buildSeats();
   }
 
   build() {
@@ -64,7 +89,7 @@ export class Setup {
       element(
         "p",
         {},
-        element("label", { for: "setup-mcts" }, "MCTS bots think for "),
+        element("label", { for: "setup-mcts" }, `${BOT_WORDS[TIMED_BOT]}s think for `),
         element("input", {
           type: "number", name: "mcts", id: "setup-mcts", min: "0.1", max: "30", step: "0.1", value: "1",
         }),
@@ -121,8 +146,10 @@ export class Setup {
     for (let seat = 0; seat < players; seat += 1) {
       const id = `seat-${seat}`;
       const select = element("select", { id, name: id });
-      select.append(...SEAT_KINDS.map(([value, words]) => element("option", { value }, words)));
-      select.value = this.seatKinds[seat];
+      const kinds = ["human", ...this.hello.bots];
+      select.append(...kinds.map((kind) => element("option", { value: kind }, seatWords(kind))));
+      select.value = kinds.includes(this.seatKinds[seat]) ? this.seatKinds[seat] : DEFAULT_BOT;
+      this.seatKinds[seat] = select.value;
       select.addEventListener("change", () => {
         this.seatKinds[seat] = select.value;
       });
@@ -143,9 +170,13 @@ export class Setup {
       if (text !== defaults[control.dataset.switch]) rules[control.dataset.switch] = text;
     }
     const budget = Math.min(30, Math.max(0.1, Number(form.mcts.value) || 1));
-    const seats = this.seatKinds.slice(0, players).map((kind) => (kind === "mcts" ? `mcts:${budget}s` : kind));
+    const seats = this.seatKinds.slice(0, players).map((kind) => (kind === TIMED_BOT ? `${kind}:${budget}s` : kind));
     const seedText = form.seed.value.trim();
     const seed = /^[0-9]{1,15}$/.test(seedText) ? Number(seedText) : null;
-    return { players, preset, rules, seats, seed };
+    return { players, preset, rules, seats, seed, pace: Number(form.pace.value) };
   }
+}
+
+function seatWords(kind) {
+  return kind === "human" ? "Person" : BOT_WORDS[kind] || `${kind} bot`;
 }

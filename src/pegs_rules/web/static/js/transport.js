@@ -19,9 +19,11 @@
 // interface Transport
 //
 //   kind: "local" | "remote"
-//   can: { setup: boolean, study: boolean }
+//   can: { setup: boolean, study: boolean, replay?: boolean, hint?: boolean }
 //       setup: start() may start a game (a remote game is created by the server);
-//       study: study() and explain() work (rules-lawyer mode).
+//       study: study() and explain() work (rules-lawyer mode);
+//       replay: openRecord(), replayPly() and summary() work (the record viewer);
+//       hint: hint() works. A capability left out is false.
 //
 //   connect(): Promise<Hello>
 //       Resolves once the engine answers (the local one loads Pyodide first; progress
@@ -61,8 +63,10 @@
 //
 //   onNotice(listener: (notice: Notice) => void): void
 //       Things to tell the person that are not game state. Notice = {
-//         level: "info" | "error", text: string, fatal?: boolean }
-//       (fatal: the engine is gone; the page says so and offers a reload).
+//         level: "info" | "error", text: string, fatal?: boolean,
+//         progress?: { loaded: number, total: number } }
+//       (fatal: the engine is gone; the page says so and offers a reload; progress: the
+//       bytes of the engine loaded so far, while connect() waits for them).
 //
 //   start(setup): Promise<Answer>                        (can.setup)
 //       setup = { players, preset, rules: { [field]: text }, seats: string[],
@@ -90,12 +94,42 @@
 //       events: format-1 "events" | null (a legal move's, nothing hidden),
 //       frames: [{ caption, events: number[], svg }] (boards to step through) }.
 //
+//   openRecord(text): Promise<Answer>                    (can.replay)
+//       The record viewer: a format-1 "record" as JSON text, replayed up to its first
+//       illegal move. Answer = { ok, type: "replay", players, preset, seed,
+//       moves: notation[] (the whole record), end: number (the last ply reached),
+//       stopped: null | { turn, move, verdict: format-1 "explanation", summary },
+//       summary: Summary | null (a finished game's) }.
+//
+//   replayPly(ply): Promise<Answer>                      (can.replay)
+//       Ply `ply` (0..end) of the opened record, which becomes the studied position
+//       (explain() and hint("study") work on it). Answer = { ok, type: "ply", ply, end,
+//       move: notation | null (the move that led here), seat: number | null (its mover),
+//       events: format-1 "events" (that move's, nothing hidden), next_move: notation | null,
+//       study: the answer study() gives for the position }.
+//
+//   hint(on: "game" | "study"): Promise<Answer>          (can.hint)
+//       The move the engine's search bot makes for the seat to act, seeing only that
+//       seat's view: in the game (when the person is to act) or in the studied position.
+//       Answer = { ok, type: "hint", seat, bot, move: notation, events: format-1 "events"
+//       (in a game, with every drawn card hidden), frames: as explain() gives them }.
+//
+//   summary(): Promise<Answer>                           (can.replay)
+//       The game's summary. Summary = { type: "summary", players, preset, turns,
+//       winner: 0 | 1 | null, winners: number[], kinds?: string[] (who sat where),
+//       seats: [{ seat, team, played, discarded, passed, knocked_back, knocked, home }] }.
+//
+//   shown?(): void
+//       The page has finished showing the last update (moves are animated): a transport
+//       that runs the bots itself makes their next move from here, after botDelay.
+//
 //   close(): void
 //
 // An Answer is { ok: true, ... } or, for a request that cannot be met,
 // { ok: false, kind, error } where error is a sentence for the person and kind is
 // "illegal" (with verdict: format-1 "explanation", and move), "ambiguous" (with
-// candidates: notation[]), "notation", "position", "setup", "request" or "internal".
+// candidates: notation[]), "notation", "position", "record", "setup", "request" or
+// "internal".
 // A promise rejects only when the engine itself is unreachable.
 // ---------------------------------------------------------------------------------
 

@@ -3,54 +3,154 @@
 //
 // From the page:  { id, request }   request: a bridge request ({ op, ... })
 //                 { pace: ms }      the pause between two bot moves
+//                 { shown: true }   the page has shown the last update
 // To the page:    { id, answer }    the bridge's answer to request `id`
 //                 { push: answer }  an update nobody asked for: a bot's move
-//                 { notice }        loading progress and fatal errors
+//                 { notice }        loading progress ({ progress: { loaded, total } },
+//                                   in bytes) and fatal errors
 //
-// Bots play one move per message: after any update whose `next` is "bot" the worker
-// asks the bridge for the bot's move after the pause, so requests from the page are
-// answered between two bot moves and the game can be left at any time.
+// Python starting up is most of the engine's loading time, so the worker keeps a memory
+// snapshot of the engine started (Pyodide's, with pegs_rules imported) in the browser's
+// Cache Storage, one per site, for the engine (runtime and wheel) that made it: a later
+// visit restores it instead of starting Python again. A snapshot that cannot be restored
+// is dropped and the engine starts anew.
+//
+// Bots play one move per message: once the page has shown an update whose `next` is "bot",
+// the worker asks the bridge for the bot's move after the pause, so requests from the page
+// are answered between two bot moves, the game can be left at any time, and a move being
+// animated in the page is never overtaken by the next one.
 
 const config = new URL(self.location.href).searchParams;
 const runtime = new URL(config.get("pyodide") || "../pyodide/", self.location.href);
 const wheel = new URL(config.get("wheel"), self.location.href);
+const download = JSON.parse(config.get("download") || "{}"); // bytes of each file, by URL
+const engine = config.get("engine") || ""; // a digest of runtime and wheel: a snapshot fits no other
+const SNAPSHOTS = "pegs-playground engine";
+const snapshotKey = new URL(`__engine/${engine}`, config.get("site") || self.location.href).href;
 
 let session = null;
 let pace = 400;
+let next = null; // `next` of the last update sent: "bot" when a bot is to move
 let botTimer = null;
 const waiting = [];
 
-function notice(level, text, fatal = false) {
-  postMessage({ notice: { level, text, fatal } });
+function notice(level, text, fatal = false, progress = undefined) {
+  postMessage({ notice: { level, text, fatal, progress } });
+}
+
+/** Count the bytes of the engine's files as they arrive, for the page's progress bar. */
+function countDownloads() {
+  const total = Object.values(download).reduce((sum, size) => sum + size, 0);
+  const received = new Map();
+  let reported = 0;
+  const report = () => {
+    const loaded = [...received.values()].reduce((sum, size) => sum + size, 0);
+    if (loaded - reported < total / 100 && loaded < total) return;
+    reported = loaded;
+    notice("info", "Loading the rules engine…", false, { loaded: Math.min(loaded, total), total });
+  };
+  const fetchFirst = self.fetch;
+  self.fetch = async (resource, options) => {
+    const response = await fetchFirst(resource, options);
+    const url = new URL(response.url || String(resource), self.location.href).href;
+    if (url in download && response.body) {
+      received.set(url, 0);
+      (async () => {
+        const reader = response.clone().body.getReader();
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          received.set(url, received.get(url) + chunk.value.byteLength);
+          report();
+        }
+      })().catch(() => {});
+    }
+    return response;
+  };
+  // Modules (pyodide.mjs, pyodide.asm.mjs) are imported, not fetched: count each once loaded.
+  new PerformanceObserver((entries) => {
+    for (const entry of entries.getEntries()) {
+      if (entry.name in download && !received.has(entry.name)) {
+        received.set(entry.name, download[entry.name]);
+        report();
+      }
+    }
+  }).observe({ type: "resource", buffered: true });
+  return () => {
+    self.fetch = fetchFirst;
+    notice("info", "Starting the rules engine…", false, { loaded: total, total });
+  };
 }
 
 async function start() {
   const started = performance.now();
-  notice("info", "Loading Python (Pyodide)…");
+  const counted = countDownloads();
   const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
-  const pyodide = await loadPyodide({ indexURL: runtime.href, stdout: () => {}, stderr: () => {} });
-  notice("info", "Installing the rules engine…");
-  await pyodide.loadPackage(wheel.href, { messageCallback: () => {}, errorCallback: () => {} });
+  const options = { indexURL: runtime.href, stdout: () => {}, stderr: () => {} };
+  let pyodide = await restore(loadPyodide, options);
+  if (pyodide === null) {
+    const wheelBytes = fetch(wheel).then((response) => response.arrayBuffer()); // meanwhile
+    const keep = engine && typeof caches !== "undefined";
+    pyodide = await loadPyodide({ ...options, _makeSnapshot: keep });
+    pyodide.FS.writeFile("/tmp/pegs_rules.whl", new Uint8Array(await wheelBytes));
+    pyodide.runPython(
+      "import site, zipfile\n" + // a pure-Python wheel installs by unpacking it
+        "zipfile.ZipFile('/tmp/pegs_rules.whl').extractall(site.getsitepackages()[0])\n" +
+        "import pegs_rules.web.bridge",
+    );
+    if (keep) keepSnapshot(pyodide.makeMemorySnapshot()); // before any Python object reaches JS
+  }
+  counted();
   const bridge = pyodide.pyimport("pegs_rules.web.bridge");
   session = bridge.Session();
   notice("info", `Engine ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const message of waiting.splice(0)) receive(message);
 }
 
+/** The engine restored from its snapshot, or null (none, or it failed). */
+async function restore(loadPyodide, options) {
+  if (!engine || typeof caches === "undefined") return null;
+  const cache = await caches.open(SNAPSHOTS);
+  const kept = await cache.match(snapshotKey);
+  if (!kept) return null;
+  try {
+    return await loadPyodide({ ...options, _loadSnapshot: new Uint8Array(await kept.arrayBuffer()) });
+  } catch {
+    await cache.delete(snapshotKey);
+    return null;
+  }
+}
+
+/** Keep `snapshot` for this engine, dropping the site's snapshots of other engines. */
+async function keepSnapshot(snapshot) {
+  try {
+    const cache = await caches.open(SNAPSHOTS);
+    const site = snapshotKey.slice(0, snapshotKey.lastIndexOf("/") + 1);
+    for (const request of await cache.keys()) {
+      if (request.url.startsWith(site) && request.url !== snapshotKey) await cache.delete(request);
+    }
+    await cache.put(snapshotKey, new Response(snapshot));
+  } catch {
+    // no room, or no storage: the next visit starts Python again
+  }
+}
+
 function ask(request) {
   return JSON.parse(session.handle(JSON.stringify(request)));
 }
 
-function scheduleBot(answer) {
+function sent(answer) {
+  if (answer.ok && answer.type === "update") next = answer.next;
+}
+
+function moveBot() {
   clearTimeout(botTimer);
   botTimer = null;
-  if (answer.ok && answer.type === "update" && answer.next === "bot") {
-    botTimer = setTimeout(() => {
-      const update = ask({ op: "advance" });
-      postMessage({ push: update });
-      scheduleBot(update);
-    }, pace);
-  }
+  if (next !== "bot") return;
+  botTimer = setTimeout(() => {
+    const update = ask({ op: "advance" });
+    sent(update);
+    if (!update.ok) next = null;
+    postMessage({ push: update });
+  }, pace);
 }
 
 function receive({ data }) {
@@ -62,9 +162,18 @@ function receive({ data }) {
     pace = Math.max(0, Number(data.pace) || 0);
     return;
   }
+  if (data.shown) {
+    moveBot();
+    return;
+  }
+  const { op } = data.request;
+  if (["new_game", "play", "leave"].includes(op)) {
+    clearTimeout(botTimer); // the game changed: a bot's move waiting for its pause is dropped
+    next = null;
+  }
   const answer = ask(data.request);
+  if (["new_game", "play"].includes(op)) sent(answer);
   postMessage({ id: data.id, answer });
-  if (["new_game", "play", "leave"].includes(data.request.op)) scheduleBot(answer);
 }
 
 self.onmessage = receive;
