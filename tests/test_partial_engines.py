@@ -5,6 +5,7 @@ and perft that finds where two move generators part."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -30,13 +31,16 @@ CASES = load_cases()
 
 
 def check(*args: str, cwd: Path = ROOT) -> tuple[int, str]:
-    """``python -m pegs_rules.spec ARGS`` as a user runs it: exit status and output."""
+    """``python -m pegs_rules.spec ARGS`` as a user runs it, in the environment this session
+    runs in (its ``python`` first on the path, as in an activated venv): exit status and output."""
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     done = subprocess.run(
         [sys.executable, "-m", "pegs_rules.spec", *args],
         capture_output=True,
         text=True,
         timeout=600,
         cwd=cwd,
+        env={**os.environ, "PATH": path},
     )
     return done.returncode, done.stdout + done.stderr
 
