@@ -6,13 +6,12 @@ import asyncio
 import json
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache
@@ -24,8 +23,8 @@ from referencing import Registry, Resource
 
 from pegs_rules import GameState, replay
 from pegs_rules.records import GameRecord
-from pegs_rules.serialize import from_data
 from pegs_rules.server.client import SeatClient, socket_url
+from pegs_rules.server.store import open_store
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "specs" / "schema"
 
@@ -66,7 +65,8 @@ class Server:
 
     process: subprocess.Popen[bytes]
     port: int
-    db: Path
+    db: Path | str
+    """The SQLite file, or the PostgreSQL database's URL."""
     log: Path
 
     @property
@@ -94,12 +94,14 @@ class Server:
         return SeatClient(*socket_url(link), **options)
 
     def stored(self, game_id: str) -> GameRecord:
-        """The record as the store holds it (trusted: seed included), read from the file."""
-        with sqlite3.connect(self.db) as db:
-            (start,) = db.execute("select start from games where id = ?", (game_id,)).fetchone()
-            rows = db.execute("select move from moves where game = ? order by ply", (game_id,))
-            moves = tuple(move for (move,) in rows)
-        return replace(from_data(json.loads(start), "record"), moves=moves)
+        """The record as the store holds it (trusted: seed included), read from the store."""
+        store = open_store(str(self.db))
+        try:
+            game = store.load(game_id)
+            assert game is not None, game_id
+            return replace(game.record, moves=store.moves(game_id))
+        finally:
+            store.close()
 
     def position(self, game_id: str) -> GameState:
         return replay(self.stored(game_id))
@@ -109,11 +111,18 @@ class Server:
         self.process.wait(10)
 
 
-def start_server(db: Path, bot_workers: int = 1, port: int | None = None) -> Server:
+def start_server(
+    db: Path | str,
+    bot_workers: int = 1,
+    port: int | None = None,
+    log: Path | None = None,
+    options: Sequence[str] = (),
+) -> Server:
+    """``pegs serve`` on ``db`` (a file, or a PostgreSQL URL and then a ``log`` path), started."""
     port = port or free_port()
-    log = db.with_suffix(".log")
+    log = log or Path(db).with_suffix(".log")
     command = [sys.executable, "-m", "pegs_rules", "serve", "--port", str(port), "--db", str(db)]
-    command += ["--bot-workers", str(bot_workers)]
+    command += ["--bot-workers", str(bot_workers), *options]
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     server = Server(process, port, db, log)
@@ -141,8 +150,10 @@ def stop_server(server: Server) -> None:
 
 
 @contextmanager
-def running_server(directory: Path, bot_workers: int = 1) -> Iterator[Server]:
-    server = start_server(directory / "games.sqlite3", bot_workers)
+def running_server(
+    directory: Path, bot_workers: int = 1, options: Sequence[str] = ()
+) -> Iterator[Server]:
+    server = start_server(directory / "games.sqlite3", bot_workers, options=options)
     try:
         yield server
     finally:
