@@ -21,8 +21,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from pegs_rules import GameState, replay
+from pegs_rules import GameState, legal_moves, replay, view
 from pegs_rules.records import GameRecord
+from pegs_rules.serialize import from_data, to_data
 from pegs_rules.server.client import SeatClient, socket_url
 from pegs_rules.server.store import open_store
 
@@ -50,6 +51,38 @@ def check_message(document: Any, name: str | None = None) -> None:
         for e in server_validator(kind).iter_errors(document)
     ]
     assert not errors, (kind, errors)
+
+
+def check_frames(seat: int | None, frames: list[str], states: list[Any], seed: int) -> None:
+    """Every frame is a valid message and shows ``seat`` what it may see, and nothing more."""
+    assert frames
+    for frame in frames:
+        assert str(seed) not in frame, "the seed was sent"
+        message = json.loads(frame)
+        check_message(message)
+        if message["type"] != "state":
+            continue
+        truth = states[message["ply"]]
+        if seat is None:
+            assert "view" not in message
+            expected = to_data(view(truth, 0))
+            del expected["seat"], expected["hand"]
+            assert {k: v for k, v in message["public"].items() if k != "type"} == {
+                k: v for k, v in expected.items() if k != "type"
+            }
+        else:
+            assert from_data(message["view"], "view") == view(truth, seat)
+            listed = message["moves"]
+            if truth.turn == seat and truth.winner is None:
+                assert from_data(listed, "moves") == legal_moves(truth)
+            else:
+                assert listed is None
+        if message["events"] is not None:
+            events = from_data(message["events"], "events")  # checks the redaction
+            assert message["events"]["seat"] == ("public" if seat is None else seat)
+            drawn = [e for e in message["events"]["events"] if e["event"] == "cards_drawn"]
+            assert all(e["cards"] is None for e in drawn if e["seat"] != seat)
+            assert events
 
 
 def free_port() -> int:

@@ -10,7 +10,9 @@
   peer that never reads would hold the connection, and what is buffered for
   it, for ever. Here a close frame is written at once, behind what the peer
   has not read, and the connection is dropped :data:`CLOSE_GRACE` seconds
-  later if it has not closed by then.
+  later if it has not closed by then. The kernel's send buffer of a
+  WebSocket is capped at :data:`SEND_BUFFER` (left alone, Linux lets it grow
+  to megabytes for a peer that does not read).
 
 Both are uvicorn's own protocols (``httptools`` and ``websockets``), extended.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -28,8 +31,10 @@ HEADER_TIMEOUT = 10.0
 """Seconds a client has to send a request's headers."""
 BODY_TIMEOUT = 30.0
 """Seconds a client has to send the body its headers declare, once they are in."""
-CLOSE_GRACE = 5.0
+CLOSE_GRACE = 10.0
 """Seconds a closed WebSocket may take to go before it is dropped."""
+SEND_BUFFER = 128 * 1024
+"""Bytes the kernel may hold for a WebSocket peer (Linux doubles it): a few board states."""
 
 _TIMEOUT_BODY = json.dumps(
     {"error": "timeout", "problems": ["the request did not arrive in time"]}
@@ -96,6 +101,12 @@ def http_protocol(header: float, body: float) -> type[ReadTimeouts]:
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol, whose close never waits for the peer to read."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
     async def send(self, message: Any) -> None:
         if message["type"] == "websocket.close" and self.handshake_complete:
