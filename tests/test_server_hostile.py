@@ -160,7 +160,7 @@ def play_long_game(path: Path, plies: int | None, game_id: str = "long") -> dict
         await registry.start()
         known = registry.store.load(game_id)
         if known is None:
-            registry.store.create(stored, registry.server)
+            registry.store.create(stored, registry.server, 5.0)
         game = await registry._open(known or stored)  # nobody watching: nothing sent
         while not game.state.is_over and game.state.ply != plies:
             move = choice(LONG_SEED, game.state)

@@ -105,7 +105,7 @@ def store(backend: Backend) -> Store:
 
 def test_a_game_and_its_moves_come_back_as_stored(store: Store) -> None:
     game = stored("a")
-    store.create(game, "s1")
+    store.create(game, "s1", 5.0)
     assert store.load("a") == game
     moves = played(game, 5)
     for move in moves:
@@ -121,8 +121,8 @@ def test_a_game_and_its_moves_come_back_as_stored(store: Store) -> None:
 
 def test_a_ply_is_stored_once_and_a_batch_is_all_or_none(store: Store) -> None:
     a, b = stored("a"), stored("b", seed=6)
-    store.create(a, "s1")
-    store.create(b, "s1")
+    store.create(a, "s1", 5.0)
+    store.create(b, "s1", 5.0)
     first, second = played(a, 2)
     store.add_moves([first])
     with pytest.raises(PlyTaken, match="move 0 of game a"):
@@ -138,8 +138,8 @@ def test_a_ply_is_stored_once_and_a_batch_is_all_or_none(store: Store) -> None:
 
 def test_a_finished_game_leaves_the_active_count_and_its_lease(store: Store) -> None:
     bots = stored("bots", seats=("greedy",) * 4)
-    store.create(bots, "s1")
-    store.create(stored("people"), "s1")
+    store.create(bots, "s1", 5.0)
+    store.create(stored("people"), "s1", 5.0)
     assert store.lease("s1", 5.0, claim=10) == {"bots"}  # a game without bots has no lease
     assert store.count_active() == 2
     store.add_moves([StoredMove("bots", 0, "discard 7", 1, winner=1)])
@@ -150,7 +150,7 @@ def test_a_finished_game_leaves_the_active_count_and_its_lease(store: Store) -> 
 
 
 def test_the_latest_snapshot_is_kept(store: Store) -> None:
-    store.create(stored("a"), "s1")
+    store.create(stored("a"), "s1", 5.0)
     assert store.snapshot("a") is None
     later = Snapshot(40, '{"later": 1}', '{"move": "pass"}')
     store.add_moves([StoredMove("a", 0, "discard 7", 1, snapshot=later)])  # a snapshot rides along
@@ -163,7 +163,7 @@ def test_the_latest_snapshot_is_kept(store: Store) -> None:
 def test_a_lease_is_held_while_its_server_beats_and_then_claimed(backend: Backend) -> None:
     one, two = backend.open(), backend.open()
     for n in range(3):
-        one.create(stored(f"g{n}", seed=n, seats=("human", "greedy") * 2), "s1")
+        one.create(stored(f"g{n}", seed=n, seats=("human", "greedy") * 2), "s1", 5.0)
     assert one.lease("s1", 0.6, claim=10) == {"g0", "g1", "g2"}  # created with its lease
     assert two.lease("s2", 5.0, claim=10) == set()
     time.sleep(0.3)
@@ -178,26 +178,31 @@ def test_a_lease_is_held_while_its_server_beats_and_then_claimed(backend: Backen
 
 
 def test_claims_race_and_each_game_goes_to_one_server(backend: Backend) -> None:
+    """Four servers claim at the same moment, three rounds (each round's leases run out)."""
     stores = [backend.open() for _ in range(4)]
     for n in range(12):
-        stores[0].create(stored(f"g{n}", seed=n, seats=("greedy",) * 4), "gone")
-    held: dict[int, set[str]] = {}
+        stores[0].create(stored(f"g{n}", seed=n, seats=("greedy",) * 4), "gone", 0.0)
+    for _ in range(3):
+        held: dict[int, set[str]] = {}
+        together = threading.Barrier(len(stores))
 
-    def claim(n: int) -> None:
-        held[n] = stores[n].lease(f"s{n}", 5.0, claim=12)
+        def claim(n: int) -> None:
+            together.wait()
+            held[n] = stores[n].lease(f"s{n}", 0.3, claim=12)
 
-    threads = [threading.Thread(target=claim, args=(n,)) for n in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    everything = [game for games in held.values() for game in games]
-    assert sorted(everything) == sorted(f"g{n}" for n in range(12))  # each exactly once
+        threads = [threading.Thread(target=claim, args=(n,)) for n in range(len(stores))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        everything = [game for games in held.values() for game in games]
+        assert sorted(everything) == sorted(f"g{n}" for n in range(12))  # each exactly once
+        time.sleep(0.4)
 
 
 def test_seats_are_connected_while_their_server_lives(backend: Backend) -> None:
     store = backend.open()
-    store.create(stored("a"), "s1")
+    store.create(stored("a"), "s1", 5.0)
     store.lease("s1", 0.5, claim=0)
     store.lease("s2", 30.0, claim=0)
     first = store.take_seat("a", 0, "s1")
@@ -232,7 +237,7 @@ def test_every_server_hears_every_move_and_seat_in_order(backend: Backend) -> No
 
     store.listen(listener)
     game = stored("a")
-    store.create(game, "s1")
+    store.create(game, "s1", 5.0)
     moves = played(game, 4)
     store.add_moves(moves[:1])
     joined = store.take_seat("a", 3, "s1")
@@ -253,7 +258,7 @@ def test_servers_on_one_postgresql_database_hear_each_other(postgres: Cluster) -
     heard: list[Notice | None] = []
     reader.listen(heard.append)
     game = stored("a")
-    writer.create(game, "s1")
+    writer.create(game, "s1", 5.0)
     moves = played(game, 30)
     for move in moves:
         writer.add_moves([move])
@@ -279,8 +284,8 @@ def test_a_damaged_row_is_refused_naming_its_game(
     backend: Backend, table: str, column: str, value: object, problem: str
 ) -> None:
     store = backend.open()
-    store.create(stored("bad"), "s1")
-    store.create(stored("good", seed=6), "s1")
+    store.create(stored("bad"), "s1", 5.0)
+    store.create(stored("good", seed=6), "s1", 5.0)
     store.add_moves([StoredMove("bad", 0, "discard 7", 1), StoredMove("good", 0, "discard 7", 1)])
     key = "id" if table == "games" else "game"
     backend.execute(f"update {table} set {column} = %s where {key} = 'bad'", (value,))

@@ -10,10 +10,13 @@ needs on first use. What the servers share, PostgreSQL does:
 * each commit that stores moves or seats a player sends a ``NOTIFY`` on the
   channel ``pegs``, delivered to every server (``LISTEN``) after the commit
   and in commit order;
-* each server beats (a row in ``servers`` with an expiry) and holds a row in
-  ``leases`` for each game whose bots it runs; a lease whose server stopped
-  beating is claimed by the next server that asks (``INSERT ... ON
-  CONFLICT ... WHERE``, decided by the database under its row locks).
+* each server holds a row in ``leases`` for each game whose bots it runs,
+  with an expiry it renews at every beat; an expired lease is claimed by
+  the next server that asks (``INSERT ... ON CONFLICT ... DO UPDATE ...
+  WHERE`` the lease has expired: decided on the row's latest version under
+  its lock, so two servers never both win it);
+* each server beats (a row in ``servers`` with an expiry): the seats joined
+  on a server that stopped beating no longer count as connected.
 """
 
 from __future__ import annotations
@@ -77,8 +80,10 @@ _SCHEMA = (
     "create table if not exists servers (id text primary key, expires timestamptz not null)",
     """create table if not exists leases (
     game text primary key references games(id),
-    server text not null
+    server text not null,
+    expires timestamptz not null
 )""",
+    "create index if not exists leases_held on leases (server)",
     """create table if not exists seated (
     game text not null,
     seat integer not null,
@@ -91,7 +96,7 @@ _SCHEMA = (
 _SCHEMA_LOCK = 0x7065_6773
 """The advisory lock held while the tables are created (servers may start together)."""
 _GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
-_ALIVE = "exists (select 1 from servers s where s.id = {} and s.expires > now())"
+_LATER = "now() + %s * interval '1 second'"
 
 
 class PostgresStore:
@@ -112,7 +117,7 @@ class PostgresStore:
         except (psycopg.Error, PoolTimeout) as error:
             raise StoreError(f"cannot open the database: {error}") from None
 
-    def create(self, game: StoredGame, server: str) -> None:
+    def create(self, game: StoredGame, server: str, seconds: float) -> None:
         sql = (
             "insert into games (id, start, seats, tokens, spectator, bots, turn) "
             "values (%s, %s, %s, %s, %s, %s, %s)"
@@ -120,7 +125,10 @@ class PostgresStore:
         with self._transaction(f"cannot store game {game.id}") as db:
             db.execute(sql, game_columns(game))
             if game.bots:
-                db.execute("insert into leases (game, server) values (%s, %s)", (game.id, server))
+                db.execute(
+                    f"insert into leases (game, server, expires) values (%s, %s, {_LATER})",
+                    (game.id, server, seconds),
+                )
 
     def add_moves(self, moves: Sequence[StoredMove]) -> None:
         moves = sorted(moves, key=lambda m: m.game)  # rows locked in one order: no deadlock
@@ -168,21 +176,26 @@ class PostgresStore:
         return int(self._read("select count(*) from games where winner is null", ())[0][0])
 
     def lease(self, server: str, seconds: float, claim: int) -> set[str]:
-        claim_sql = f"""
-            insert into leases (game, server)
-            select g.id, %(server)s from games g
-            where g.winner is null and g.bots
-              and not exists (select 1 from leases l where l.game = g.id and {_ALIVE.format("l.server")})
+        later = {"server": server, "seconds": seconds, "claim": claim}
+        claim_sql = """
+            insert into leases (game, server, expires)
+            select g.id, %(server)s, now() + %(seconds)s * interval '1 second' from games g
+            where g.winner is null and g.bots and not exists (
+                select 1 from leases l where l.game = g.id and l.expires > now())
             order by g.created limit %(claim)s
-            on conflict (game) do update set server = excluded.server
-            where not {_ALIVE.format("leases.server")}"""
+            on conflict (game) do update set server = excluded.server, expires = excluded.expires
+            where leases.expires <= now()"""
         with self._transaction("cannot renew the leases") as db:
             db.execute(
-                "insert into servers (id, expires) values (%s, now() + %s * interval '1 second')"
+                f"insert into servers (id, expires) values (%(server)s, {_LATER % '%(seconds)s'})"
                 " on conflict (id) do update set expires = excluded.expires",
-                (server, seconds),
+                later,
             )
-            db.execute(claim_sql, {"server": server, "claim": claim})
+            db.execute(
+                f"update leases set expires = {_LATER % '%(seconds)s'} where server = %(server)s",
+                later,
+            )
+            db.execute(claim_sql, later)
             rows = db.execute("select game from leases where server = %s", (server,))
             return {str(row[0]) for row in rows}
 

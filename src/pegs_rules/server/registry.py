@@ -77,7 +77,7 @@ T = TypeVar("T")
 BEAT_SECONDS = 1.0
 """How often a server renews its place in the store and claims games left without a server."""
 LEASE_SECONDS = 4.0
-"""A server that has not beaten for this long is taken for dead: its games go to others."""
+"""A lease not renewed for this long runs out: its game goes to another server."""
 CLAIM_AT_ONCE = 20
 """The most games a server claims in one beat (survivors share a dead server's games)."""
 SWEEP_SECONDS = 3600.0
@@ -286,7 +286,7 @@ class Registry:
             token_hash(spectator),
             turn=start.turn,
         )
-        await self._call(self.store.create, stored, self.server)
+        await self._call(self.store.create, stored, self.server, LEASE_SECONDS)
         if stored.bots:  # its bots run here; a game of people is loaded when someone joins
             game = self.games[game_id] = LiveGame(stored, start, None)
             self.leased.add(game_id)

@@ -7,9 +7,11 @@ a connection that falls :data:`MAX_QUEUED` messages (or
 message for ``send_timeout`` seconds, is closed with ``1013`` at once, its
 backlog dropped (its client reconnects and gets the position afresh). Close
 codes: ``1008`` when the server refuses the connection (bad token, no join in
-time, too many frames over the rate), ``4001`` when the seat was joined from
-another connection; after either a client should not reconnect by itself. On
-any other close it should.
+time, too many frames over the rate, a damaged game), ``4001`` when the seat
+was joined from another connection; after either a client should not
+reconnect by itself. On any other close it should: ``1013`` (try again later)
+also closes a join the server cannot serve now (its store failed, the game
+has as many spectators as it may).
 
 Every ``error`` sent is a client's mistake, logged at WARNING in one line.
 """
@@ -24,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pegs_rules.errors import IllegalMoveError
 from pegs_rules.server import protocol
-from pegs_rules.server.games import LiveGame
+from pegs_rules.server.games import DAMAGED, LiveGame
 from pegs_rules.server.limits import RateLimit
 from pegs_rules.server.protocol import Join, MoveRequest, Ping, ProtocolError
 from pegs_rules.server.registry import Registry
@@ -41,8 +43,8 @@ REFUSED = 1008
 """Close code: the server refuses this connection; do not reconnect."""
 REPLACED = 4001
 """Close code: the seat was joined from another connection; do not reconnect."""
-BEHIND = 1013
-"""Close code: the client fell behind; reconnect."""
+TRY_LATER = 1013
+"""Close code: the client fell behind, or the server cannot serve it now; reconnect."""
 
 _CLOSE = object()
 
@@ -77,11 +79,13 @@ class Session:
         if self.closing:
             return
         if self.queue.qsize() >= MAX_QUEUED or self.queued + len(text) > MAX_QUEUED_CHARS:
-            log.warning("%s: %d messages behind: closed (%d)", self.who, self.queue.qsize(), BEHIND)
+            log.warning(
+                "%s: %d messages behind: closed (%d)", self.who, self.queue.qsize(), TRY_LATER
+            )
             while not self.queue.empty():  # nobody will read them
                 self.queue.get_nowait()
             self.queued = 0
-            self._finish(BEHIND)
+            self._finish(TRY_LATER)
             return
         self.queued += len(text)
         self.queue.put_nowait(text)
@@ -128,7 +132,8 @@ class Session:
             self.close("not_joined")
         except ProtocolError as error:
             self.refuse(error)
-            self._finish(REFUSED)
+            final = error.code == "bad_token" or error.message == DAMAGED
+            self._finish(REFUSED if final else TRY_LATER)
         return None
 
     async def _first_join(self) -> Join:
@@ -193,9 +198,12 @@ class Session:
                     await asyncio.wait_for(self.socket.send_text(item), self.send_timeout)
                 except asyncio.TimeoutError:
                     log.warning(
-                        "%s: not reading for %g s: closed (%d)", self.who, self.send_timeout, BEHIND
+                        "%s: not reading for %g s: closed (%d)",
+                        self.who,
+                        self.send_timeout,
+                        TRY_LATER,
                     )
-                    self.closing, self.close_code = True, BEHIND
+                    self.closing, self.close_code = True, TRY_LATER
                     break
             if self.socket.application_state == WebSocketState.CONNECTED:
                 await asyncio.wait_for(self.socket.close(self.close_code), self.send_timeout)

@@ -7,7 +7,7 @@
 >>> game = StoredGame("g1", GameRecord(rules=ARIZONA, players=4, seed=5),
 ...                   ("human", "greedy", "human", "greedy"), ("a" * 64, None, "b" * 64, None),
 ...                   "c" * 64, turn=1)
->>> store.create(game, "server-1")
+>>> store.create(game, "server-1", seconds=5.0)
 >>> store.add_moves([StoredMove("g1", 0, "discard 7", turn=2)])
 >>> store.moves("g1"), store.load("g1").turn
 (('discard 7',), 2)
@@ -73,7 +73,11 @@ _SCHEMA = (
     primary key (game, ply)
 )""",
     "create table if not exists servers (id text primary key, expires real not null)",
-    "create table if not exists leases (game text primary key, server text not null)",
+    """create table if not exists leases (
+    game text primary key,
+    server text not null,
+    expires real not null
+)""",
     """create table if not exists seated (
     game text not null,
     seat integer not null,
@@ -115,7 +119,7 @@ class SqliteStore:
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path!r}: {error}") from None
 
-    def create(self, game: StoredGame, server: str) -> None:
+    def create(self, game: StoredGame, server: str, seconds: float) -> None:
         sql = (
             "insert into games (id, start, seats, tokens, spectator, bots, turn, created) "
             "values (?, ?, ?, ?, ?, ?, ?, (select coalesce(max(created), 0) + 1 from games))"
@@ -123,7 +127,10 @@ class SqliteStore:
         with self._transaction(f"cannot store game {game.id}"):
             self._db.execute(sql, game_columns(game))
             if game.bots:
-                self._db.execute("insert into leases values (?, ?)", (game.id, server))
+                lease = (game.id, server, time.time() + seconds)
+                self._db.execute(
+                    "insert into leases (game, server, expires) values (?, ?, ?)", lease
+                )
 
     def add_moves(self, moves: Sequence[StoredMove]) -> None:
         named = ", ".join(f"move {m.ply} of game {m.game}" for m in moves[:3])
@@ -170,18 +177,21 @@ class SqliteStore:
         now = time.time()
         free = (
             "select g.id from games g where g.winner is null and g.bots and not exists ("
-            " select 1 from leases l join servers s on s.id = l.server"
-            " where l.game = g.id and s.expires > ?) order by g.created limit ?"
+            " select 1 from leases l where l.game = g.id and l.expires > ?)"
+            " order by g.created limit ?"
         )
         with self._transaction("cannot renew the leases"):
             self._db.execute(
                 "insert or replace into servers (id, expires) values (?, ?)",
                 (server, now + seconds),
             )
+            self._db.execute(
+                "update leases set expires = ? where server = ?", (now + seconds, server)
+            )
             games = [row[0] for row in self._db.execute(free, (now, claim))]
             self._db.executemany(
-                "insert or replace into leases (game, server) values (?, ?)",
-                [(game, server) for game in games],
+                "insert or replace into leases (game, server, expires) values (?, ?, ?)",
+                [(game, server, now + seconds) for game in games],
             )
             rows = self._db.execute("select game from leases where server = ?", (server,))
             return {str(row[0]) for row in rows}

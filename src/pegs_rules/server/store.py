@@ -10,8 +10,8 @@ the end, spares a server replaying a long game from its deal.
 
 Every server on a store is told of every move stored and every seat joined
 (:meth:`Store.listen`), and holds a lease on the games whose bots it runs
-(:meth:`Store.lease`): a lease lasts while its server keeps beating, so when
-one dies another claims its games.
+(:meth:`Store.lease`): a lease lasts while its server keeps renewing it, so
+when one dies another claims its games.
 
 Two stores implement it: :class:`~pegs_rules.server.sqlite.SqliteStore` (one
 file, one server process; the default) and
@@ -131,8 +131,8 @@ class Store(Protocol):
     :class:`StoreError` if the store fails.
     """
 
-    def create(self, game: StoredGame, server: str) -> None:
-        """Store a new game (no moves yet); if it has bots, ``server`` holds its lease."""
+    def create(self, game: StoredGame, server: str, seconds: float) -> None:
+        """Store a new game (no moves yet); if it has bots, ``server`` leases it for ``seconds``."""
         ...
 
     def add_moves(self, moves: Sequence[StoredMove]) -> None:
@@ -165,9 +165,10 @@ class Store(Protocol):
     def lease(self, server: str, seconds: float, claim: int) -> set[str]:
         """One beat of ``server``: the games whose bots it runs.
 
-        ``server`` is alive for ``seconds`` more; it claims up to ``claim``
-        unfinished games with bots whose lease is free or whose holder has
-        stopped beating. Returns every game whose lease it holds.
+        ``server`` is alive, and its leases run, for ``seconds`` more; it
+        claims up to ``claim`` unfinished games with bots whose lease is free
+        or has run out (oldest first), each won by one server only. Returns
+        every game whose lease it holds.
         """
         ...
 
