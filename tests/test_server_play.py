@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from served import Server, check_frames, check_message, first_move, past, run, running_server
 
-from pegs_rules import apply, new_game, parse_move, replay
+from pegs_rules import ARIZONA, apply, new_game, parse_move, replay
 from pegs_rules.cli import main
 from pegs_rules.serialize import from_json
+from pegs_rules.server.registry import Registry
 from pegs_rules.server.store import open_store
 
 SEATS = ["human", "greedy", "human", "random"]
@@ -286,3 +287,24 @@ def test_a_thinking_bot_does_not_hold_up_another_game(tmp_path: Path) -> None:
     # a bot thinking on the event loop would hold a move up for 1.5 s; the margin is for a
     # machine whose two cores are also busy with the bot's worker and the clients
     assert len(waits) == 20 and max(waits) < 1.0, waits
+
+
+def test_a_finished_game_leaves_the_servers_memory(tmp_path: Path) -> None:
+    """Bots play a game to its end, nobody watching: the server keeps nothing of it after."""
+
+    async def play() -> None:
+        registry = Registry(open_store(str(tmp_path / "games.sqlite3"), "normal"), None, 10)
+        await registry.start()
+        try:
+            created = await registry.create(ARIZONA, 4, ("random",) * 4)
+            deadline = time.monotonic() + 30
+            while created.id in registry.games:
+                assert time.monotonic() < deadline, "the game did not end, or was kept"
+                await asyncio.sleep(0.05)
+            summary = await registry.summary(created.id)
+            assert summary is not None and summary["winner"] is not None
+            assert created.id not in registry.leased
+        finally:
+            await registry.close()
+
+    run(play())

@@ -154,6 +154,7 @@ def test_any_json_body_makes_a_game_or_gets_a_bad_request(body: Any) -> None:
     else:
         assert type(players) is int and players in rules.player_counts
         assert len(seats) == players and all(isinstance(kind, str) for kind in seats)
+        check_message(body, "new-game")  # what the server takes, its schema allows
 
 
 def test_the_docs_describe_every_message_and_error_code() -> None:

@@ -182,15 +182,17 @@ def test_claims_race_and_each_game_goes_to_one_server(backend: Backend) -> None:
     stores = [backend.open() for _ in range(4)]
     for n in range(12):
         stores[0].create(stored(f"g{n}", seed=n, seats=("greedy",) * 4), "gone", 0.0)
+
+    def claim(n: int, together: threading.Barrier, held: dict[int, set[str]]) -> None:
+        together.wait()
+        held[n] = stores[n].lease(f"s{n}", 0.3, claim=12)
+
     for _ in range(3):
         held: dict[int, set[str]] = {}
         together = threading.Barrier(len(stores))
-
-        def claim(n: int) -> None:
-            together.wait()
-            held[n] = stores[n].lease(f"s{n}", 0.3, claim=12)
-
-        threads = [threading.Thread(target=claim, args=(n,)) for n in range(len(stores))]
+        threads = [
+            threading.Thread(target=claim, args=(n, together, held)) for n in range(len(stores))
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:

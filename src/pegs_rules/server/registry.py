@@ -206,9 +206,10 @@ class Registry:
 
     async def _beat(self) -> None:
         """Renew this server's leases, claim free ones, and act on the difference."""
+        before = set(self.leased)
         held = await self._call(self.store.lease, self.server, LEASE_SECONDS, CLAIM_AT_ONCE)
-        lost, gained = self.leased - held, held - self.leased - self.damaged
-        self.leased = held
+        lost, gained = before - held, held - self.leased - self.damaged
+        self.leased = (self.leased - lost) | held  # games created meanwhile stay leased
         for game_id in lost:
             game = self.games.get(game_id)
             if game is not None:
@@ -218,7 +219,7 @@ class Registry:
         for game_id in gained:
             try:
                 stored = await self._call(self.store.load, game_id)
-                if stored is None:
+                if stored is None or stored.finished:
                     continue
                 game = await self._open(stored)
             except StoreError as error:
@@ -383,13 +384,15 @@ class Registry:
 
     def _forget_if_idle(self, game: LiveGame) -> None:
         """Drop a game nobody here watches and whose bots run elsewhere (or are done)."""
-        busy = game.connections or self._joining[game.id] or game.id in self.leased
+        over = game.state.is_over
+        busy = game.connections or self._joining[game.id] or (game.id in self.leased and not over)
         if busy or self.games.get(game.id) is not game:
             return
         del self.games[game.id]
-        self._stop_bots(game)
-        if not game.state.is_over and game.state.ply > game.snapshot_ply:
-            self._later(self.store.save_snapshot, game.id, game.snapshot())
+        if not over:
+            self._stop_bots(game)
+            if game.state.ply > game.snapshot_ply:
+                self._later(self.store.save_snapshot, game.id, game.snapshot())
 
     def _damage(self, game_id: str, error: StoreError) -> None:
         """A game that no longer loads: log why, and refuse it from now on."""
@@ -469,11 +472,12 @@ class Registry:
     def _show(self, game: LiveGame, state: GameState, last: Last) -> None:
         """Make ``state`` the game's position and send it to every connection here."""
         game.state, game.last = state, last
-        if state.is_over:
-            self.leased.discard(game.id)
         legal = legal_moves(state) if not state.is_over else ()
         for connection in list(game.connections):
             connection.send(game.message_for(connection, legal))
+        if state.is_over:
+            self.leased.discard(game.id)
+            self._forget_if_idle(game)
 
     # -- following the store ----------------------------------------------------------------
 
