@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import random
 import signal
 import socket
 import subprocess
@@ -207,3 +209,27 @@ async def first_move(state: dict[str, Any]) -> str:
 def past(ply: int) -> Callable[[dict[str, Any]], bool]:
     """A message filter: a state after ``ply``."""
     return lambda message: bool(message["ply"] > ply)
+
+
+async def drive(clients: list[SeatClient], rng: random.Random, stop: asyncio.Event) -> None:
+    """Play random moves for whichever of ``clients`` is to act, as fast as answers come.
+
+    Stopped by ``stop``, not by cancelling: Python 3.11's ``wait_for`` may swallow a cancel.
+    """
+    while not stop.is_set():
+        for client in clients:
+            state = client.state
+            if client.connected and state is not None and state["moves"]:
+                move = rng.choice(state["moves"]["moves"])["notation"]
+                with contextlib.suppress(Exception):
+                    await client.send_move(move, state["ply"])
+                    await client.next("state", past(state["ply"]), timeout=5)
+        await asyncio.sleep(0.01)
+
+
+async def until(condition: Any, timeout: float = 60.0) -> None:
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(poll(), timeout)

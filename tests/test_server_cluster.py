@@ -16,14 +16,7 @@ from typing import Any
 
 import pytest
 from pgcluster import Cluster
-from served import (
-    Server,
-    check_frames,
-    past,
-    run,
-    start_server,
-    stop_server,
-)
+from served import Server, check_frames, drive, run, start_server, stop_server, until
 
 from pegs_rules import ARIZONA, apply, legal_moves, parse_move
 from pegs_rules.server.client import SeatClient, socket_url, socket_urls
@@ -32,11 +25,15 @@ from pegs_rules.server.registry import LEASE_SECONDS, Registry
 from pegs_rules.server.store import open_store
 
 
-@pytest.fixture
-def servers(postgres: Cluster, tmp_path: Path) -> Iterator[list[Server]]:
-    """Three servers on one new database (bots in threads: the machine has two cores)."""
+@pytest.fixture(scope="module")
+def servers(postgres: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
+    """Three servers on one new database (bots in threads: the machine has two cores).
+
+    The last test kills the first one and starts another in its place.
+    """
     url = postgres.new_database()
-    started = [start_server(url, bot_workers=0, log=tmp_path / f"server-{n}.log") for n in range(3)]
+    logs = tmp_path_factory.mktemp("cluster")
+    started = [start_server(url, bot_workers=0, log=logs / f"server-{n}.log") for n in range(3)]
     yield started
     for server in started:
         stop_server(server)
@@ -46,29 +43,6 @@ def client(link: str, servers: list[Server], first: int, **options: Any) -> Seat
     """A client of ``link``'s game that tries ``servers`` in turn, starting with ``servers[first]``."""
     urls = socket_urls(link, [s.url for s in servers])
     return SeatClient(urls[first:] + urls[:first], socket_url(link)[1], **options)
-
-
-async def drive(clients: list[SeatClient], rng: random.Random, stop: asyncio.Event) -> None:
-    """Play random moves for whichever of ``clients`` is to act, until ``stop``."""
-    while not stop.is_set():
-        for seat in clients:
-            state = seat.state
-            if seat.connected and state is not None and state["moves"]:
-                move = rng.choice(state["moves"]["moves"])["notation"]
-                try:
-                    await seat.send_move(move, state["ply"])
-                    await seat.next("state", past(state["ply"]), timeout=5)
-                except Exception:  # the server went away mid-move: the client reconnects
-                    pass
-        await asyncio.sleep(0.01)
-
-
-async def until(condition: Any, timeout: float = 60.0) -> None:
-    async def poll() -> None:
-        while not condition():
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(poll(), timeout)
 
 
 def test_the_seats_of_one_game_sit_on_different_servers_and_all_see_every_move(
@@ -228,7 +202,6 @@ def test_sigkill_of_one_server_loses_no_move_and_the_others_take_over(
     """Clients rejoin through their list of servers; the dead server's bots move on elsewhere."""
     a = servers[0]
     games = {
-        "bots": a.create(players=8, seats=["greedy", "random"] * 4),
         "mixed": a.create(players=6, seats=["human", "greedy"] * 3),
         "people": a.create(players=4, seats=["human"] * 4),
     }
@@ -250,20 +223,24 @@ async def scenario(
         ]
         for name, created in games.items()
     }
-    watcher = client(games["bots"]["spectator"], servers, 0, keep_frames=True)
     url, token = socket_url(games["people"]["links"]["3"])  # this seat knows one address only,
     behind = SeatClient(url.replace(str(a.port), str(balancer.port)), token, keep_frames=True)
     clients["people"][3] = behind  # as the browser client: its own origin
-    everyone = [watcher, *(c for group in clients.values() for c in group)]
-    for seat in everyone:
+    seats = [c for group in clients.values() for c in group]
+    for seat in seats:
         await seat.start()
     stop = asyncio.Event()
     drivers = [
         asyncio.create_task(drive(group, random.Random(i), stop))
         for i, group in enumerate(clients.values())
-        if group
     ]
-    await until(lambda: all(s.state is not None and s.state["ply"] >= 15 for s in everyone))
+    await until(lambda: all(s.state is not None and s.state["ply"] >= 15 for s in seats))
+    # a game of bots only, just started (it must not end before the kill): a runs its bots
+    games["bots"] = a.create(players=8, seats=["greedy", "random"] * 4)
+    watcher = client(games["bots"]["spectator"], servers, 0, keep_frames=True)
+    await watcher.start()
+    await until(lambda: watcher.state is not None and watcher.state["ply"] >= 5)
+    everyone = [watcher, *seats]
     on_a = [s for s in everyone if s.url.startswith(a.url.replace("http", "ws"))] + [behind]
     assert len(on_a) > 1 and len(on_a) < len(everyone)
 
@@ -275,6 +252,7 @@ async def scenario(
     while not moved:  # a bot move or two may have been on its way at the kill
         if ply_of(b, bots_id) > at_kill + 2:
             moved = time.monotonic() - killed
+        assert time.monotonic() < killed + 30, "the bots did not move on"
         await asyncio.sleep(0.1)
     await until(lambda: all(s.connected and s.connections >= 2 for s in on_a))
     assert not any(s.url.startswith(a.url.replace("http", "ws")) for s in everyone)
