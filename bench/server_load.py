@@ -7,7 +7,8 @@ creates ``--games`` games (two scripted seats and two greedy bots each), in
 turn on each server, and seats each game's scripted clients on different
 servers when there are several (so every move also travels between servers,
 through the database). The scripted clients play random legal moves for
-``--seconds`` seconds. Reports:
+``--seconds`` seconds, each from an address of its own (on loopback, 127.0.x.y:
+each is one client to the servers' rate limits, as people are). Reports:
 
 * accepted moves per second (every seat's moves, the bots' included);
 * for each scripted move, the time from sending it until the state after it
@@ -44,6 +45,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -90,9 +92,11 @@ class Game:
         self.seen: dict[int, list[float]] = {}  # ply -> when each connection got that state
         self.last_ply = 0
 
-    async def seat(self, link: tuple[str, str], stop: float) -> None:
+    async def seat(self, link: tuple[str, str], stop: float, source: str | None) -> None:
+        """Play one scripted seat from the address ``source`` (each seat a client of its own)."""
         url, token = link
-        async with connect(url, max_size=2**22) as ws:
+        options: dict[str, Any] = {"local_addr": (source, 0)} if source else {}
+        async with connect(url, max_size=2**22, **options) as ws:
             await ws.send(json.dumps({"type": "join", "token": token, "board": self.board}))
             while time.perf_counter() < stop:
                 try:
@@ -130,10 +134,10 @@ async def load(
     servers: list[str], games: int, seconds: float, board: bool, think: float
 ) -> tuple[list[Game], float]:
     """Create the games (in turn on each server) and play them; scripted seats spread over servers."""
-    seats = ["human", "greedy", "human", "greedy"]
+    kinds = ["human", "greedy", "human", "greedy"]
     tables = []
     for n in range(games):
-        created = post(f"{servers[n % len(servers)]}/api/games", {"players": 4, "seats": seats})
+        created = post(f"{servers[n % len(servers)]}/api/games", {"players": 4, "seats": kinds})
         links = sorted(created["links"].items())
         token = [socket_url(link)[1] for _, link in links]
         urls = [
@@ -142,7 +146,14 @@ async def load(
         tables.append(Game(list(zip(urls, token, strict=True)), board, think, n))
     start = time.perf_counter()
     stop = start + seconds
-    await asyncio.gather(*(t.seat(link, stop) for t in tables for link in t.links))
+    seats = [(t, link) for t in tables for link in t.links]
+    loopback = all(urlsplit(base).hostname in ("127.0.0.1", "localhost") for base in servers)
+    sources = [
+        f"127.0.{1 + n // 250}.{1 + n % 250}" if loopback else None for n in range(len(seats))
+    ]
+    await asyncio.gather(
+        *(t.seat(link, stop, src) for (t, link), src in zip(seats, sources, strict=True))
+    )
     return tables, time.perf_counter() - start
 
 

@@ -172,3 +172,15 @@ def test_importing_the_library_does_not_import_the_server() -> None:
     code = "import sys, pegs_rules; print(any(m.startswith(('pegs_rules.server', 'starlette', 'uvicorn')) for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_server_on_sqlite_needs_no_postgresql_driver(tmp_path: Path) -> None:
+    """SQLite stays the default with no new dependency: only a postgresql:// URL loads psycopg."""
+    code = (
+        "import sys; from pegs_rules.server.app import ServerConfig, create_app; "
+        "from pegs_rules.server.store import open_store; "
+        f"open_store({str(tmp_path / 'g.sqlite3')!r}).close(); create_app(ServerConfig()); "
+        "print(any(m.startswith(('psycopg', 'pegs_rules.server.postgres')) for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

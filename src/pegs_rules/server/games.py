@@ -26,6 +26,7 @@ from pegs_rules.board import team_of
 from pegs_rules.bots import make_bot
 from pegs_rules.errors import PegsError
 from pegs_rules.events import Event, apply_with_events
+from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Move
 from pegs_rules.notation import parse_move
 from pegs_rules.render import svg
@@ -144,6 +145,7 @@ class LiveGame:
     """The store may hold moves this server has not heard of."""
     following: asyncio.Task[None] | None = None
     _board: tuple[int, str] | None = None
+    _legal: tuple[int, tuple[Move, ...]] | None = None
     _public: dict[bool, tuple[int, str]] = field(default_factory=dict)
 
     @property
@@ -160,15 +162,23 @@ class LiveGame:
             self._board = (self.state.ply, svg(public_state(self.state)))
         return self._board[1]
 
-    def message_for(self, connection: Connection, legal: tuple[Move, ...]) -> str:
+    def legal(self) -> tuple[Move, ...]:
+        """The legal moves of the current position (found once a ply, and only if asked for)."""
+        if self._legal is None or self._legal[0] != self.state.ply:
+            moves = legal_moves(self.state) if not self.state.is_over else ()
+            self._legal = (self.state.ply, moves)
+        return self._legal[1]
+
+    def message_for(self, connection: Connection) -> str:
         """The ``state`` message for ``connection`` (every spectator shares one text a ply)."""
         if connection.seat is not None:
             board = self.board() if connection.board else None
+            legal = self.legal() if connection.seat == self.state.turn else ()
             return protocol.state_message(self.state, connection.seat, self.last, legal, board)
         cached = self._public.get(connection.board)
         if cached is None or cached[0] != self.state.ply:
             board = self.board() if connection.board else None
-            text = protocol.state_message(self.state, None, self.last, legal, board)
+            text = protocol.state_message(self.state, None, self.last, (), board)
             cached = self._public[connection.board] = (self.state.ply, text)
         return cached[1]
 

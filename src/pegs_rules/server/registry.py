@@ -36,7 +36,6 @@ from typing import Any, TypeVar
 from pegs_rules.bots import GreedyBot
 from pegs_rules.errors import AmbiguousMoveError, IllegalMoveError, NotationError, PegsError
 from pegs_rules.events import apply_with_events
-from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Move
 from pegs_rules.notation import parse_move
 from pegs_rules.records import GameRecord
@@ -365,8 +364,7 @@ class Registry:
             if not self._joining[game_id]:
                 del self._joining[game_id]
         connection.send(protocol.welcome(game.id, seat, game.seats, game.state.rules.name))
-        legal = legal_moves(game.state) if not game.state.is_over else ()
-        connection.send(game.message_for(connection, legal))
+        connection.send(game.message_for(connection))
         return game
 
     def leave(self, game: LiveGame, connection: Connection) -> None:
@@ -472,9 +470,8 @@ class Registry:
     def _show(self, game: LiveGame, state: GameState, last: Last) -> None:
         """Make ``state`` the game's position and send it to every connection here."""
         game.state, game.last = state, last
-        legal = legal_moves(state) if not state.is_over else ()
         for connection in list(game.connections):
-            connection.send(game.message_for(connection, legal))
+            connection.send(game.message_for(connection))
         if state.is_over:
             self.leased.discard(game.id)
             self._forget_if_idle(game)
@@ -553,7 +550,7 @@ class Registry:
         ):
             state = game.state
             kind = game.seats[state.turn]
-            seen, legal = view(state, state.turn), legal_moves(state)
+            seen, legal = view(state, state.turn), game.legal()
             seed = secrets.randbits(32)
             try:
                 move = await loop.run_in_executor(

@@ -70,7 +70,10 @@ class Session:
         self.queued = 0
         """Characters waiting in :attr:`queue`."""
         self.closing = False
+        self.stuck = False
+        """A message did not go out within ``send_timeout``."""
         self.close_code = 1000
+        self.writer: asyncio.Task[None] | None = None
         self.rate = RateLimit(protocol.RATE, protocol.BURST)
         client = socket.client
         self.who = f"client {client.host if client else 'unknown'}, game {game_id[:20]!r}"
@@ -108,7 +111,7 @@ class Session:
     async def run(self) -> None:
         """Serve the connection until either side closes it."""
         await self.socket.accept()
-        writer = asyncio.create_task(self._write())
+        writer = self.writer = asyncio.create_task(self._write())
         game: LiveGame | None = None
         try:
             game = await self._join()
@@ -187,6 +190,7 @@ class Session:
             return None
 
     async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while True:
                 item = await self.queue.get()
@@ -194,18 +198,30 @@ class Session:
                     break
                 assert isinstance(item, str)
                 self.queued -= len(item)
+                timer = loop.call_later(self.send_timeout, self._stuck)  # not a task a message
                 try:
-                    await asyncio.wait_for(self.socket.send_text(item), self.send_timeout)
-                except asyncio.TimeoutError:
-                    log.warning(
-                        "%s: not reading for %g s: closed (%d)",
-                        self.who,
-                        self.send_timeout,
-                        TRY_LATER,
-                    )
-                    self.closing, self.close_code = True, TRY_LATER
-                    break
-            if self.socket.application_state == WebSocketState.CONNECTED:
-                await asyncio.wait_for(self.socket.close(self.close_code), self.send_timeout)
+                    await self.socket.send_text(item)
+                finally:
+                    timer.cancel()
+        except asyncio.CancelledError:
+            if not self.stuck:
+                raise
         except Exception as error:  # the peer went away mid-send: nothing left to tell it
             log.debug("connection to game %s closed while sending: %r", self.game_id, error)
+            return
+        try:
+            if self.socket.application_state == WebSocketState.CONNECTED:
+                await asyncio.wait_for(self.socket.close(self.close_code), self.send_timeout)
+        except Exception as error:
+            log.debug("connection to game %s closed while closing: %r", self.game_id, error)
+
+    def _stuck(self) -> None:
+        """A message has not gone out in time: the peer is not reading; close it."""
+        if not self.closing:
+            log.warning(
+                "%s: not reading for %g s: closed (%d)", self.who, self.send_timeout, TRY_LATER
+            )
+        self.stuck = True
+        self.closing, self.close_code = True, TRY_LATER
+        if self.writer is not None:
+            self.writer.cancel()
