@@ -63,7 +63,7 @@ def test_the_seats_of_one_game_sit_on_different_servers_and_all_see_every_move(
         assert seats[2].url.startswith(b.url.replace("http", "ws"))
         stop = asyncio.Event()
         driver = asyncio.create_task(drive([seats[0], seats[2]], random.Random(3), stop))
-        await until(lambda: all(s.state and s.state["ply"] >= 120 for s in seats.values()))
+        await until(lambda: all(s.state and s.state["ply"] >= 60 for s in seats.values()))
         stop.set()
         await driver
         for server in (a, b):  # both answer for the game, and know who is connected where

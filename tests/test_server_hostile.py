@@ -109,7 +109,7 @@ def test_spectators_that_never_read_are_closed_and_the_memory_stays_bounded(
     tmp_path: Path,
 ) -> None:
     """64 spectators asking for boards on each of 3 games of 8 bots, none reading a byte."""
-    with running_server(tmp_path, options=["--send-timeout", "3"]) as server, ExitStack() as stack:
+    with running_server(tmp_path, options=["--send-timeout", "2"]) as server, ExitStack() as stack:
         games = [server.create(players=8, seats=["greedy", "random"] * 4) for _ in range(3)]
         joins = [(*socket_url(g["spectator"]), f"127.0.1.{n}") for n, g in enumerate(games)]
         with ThreadPoolExecutor(16) as joining:  # a client address a game: under the rate limit
@@ -261,7 +261,8 @@ def test_a_websocket_handshake_counts_against_the_rate_limit(server: Server) -> 
             pass
         handshake = socket.create_connection(("127.0.0.1", server.port), source_address=(client, 0))
         try:
-            connect(f"ws://127.0.0.1:{server.port}/api/games/nosuchgame/ws", sock=handshake).close()
+            with connect(f"ws://127.0.0.1:{server.port}/api/games/nosuchgame/ws", sock=handshake):
+                pass
         except InvalidStatus as refused:
             assert refused.response.status_code == 429
             check_message(json.loads(refused.response.body), "http-error")
