@@ -15,6 +15,7 @@ import asyncio
 import json
 import random
 import socket
+import sqlite3
 import statistics
 import time
 from collections.abc import Iterator
@@ -301,11 +302,7 @@ def test_a_body_of_the_wrong_type_gets_400_and_json(server: Server, body: bytes)
 def test_a_damaged_game_says_only_that_to_everyone_and_the_details_go_to_the_log(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "games.sqlite3"
-    server = start_server(path, bot_workers=0)
-    created = server.create(players=4, seats=["human"] * 4)
-
-    async def play() -> tuple[int, str]:
+    async def play(server: Server, created: dict[str, Any]) -> tuple[int, str]:
         """Play a few moves; the first ply whose seat could have played a card, and that card."""
         clients = [server.client(link) for _, link in sorted(created["links"].items())]
         for client in clients:
@@ -331,10 +328,10 @@ def test_a_damaged_game_says_only_that_to_everyone_and_the_details_go_to_the_log
             await client.stop()
         return found
 
-    ply, wrong = run(play())
-    stop_server(server)
-    import sqlite3
-
+    with running_server(tmp_path, bot_workers=0) as server:
+        created = server.create(players=4, seats=["human"] * 4)
+        ply, wrong = run(play(server, created))
+    path = server.db
     with sqlite3.connect(path) as db:  # a move that no longer replays (it breaks a rule), and
         db.execute("update moves set move = ? where ply = ?", (wrong, ply))
         db.execute("update games set snapshot_state = '{broken'")  # the snapshot kept when idle

@@ -97,6 +97,20 @@ _SCHEMA_LOCK = 0x7065_6773
 """The advisory lock held while the tables are created (servers may start together)."""
 _GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
 _LATER = "now() + %s * interval '1 second'"
+_ADD_MOVES = f"""
+    with m as (
+        select * from unnest(%s::text[], %s::int[], %s::text[], %s::int[], %s::int[], %s::text[])
+            as m(game, ply, move, turn, winner, notice)
+    ), stored as (
+        insert into moves (game, ply, move) select game, ply, move from m
+    ), moved as (
+        update games set ply = m.ply + 1, turn = m.turn, winner = m.winner from m
+        where games.id = m.game
+    ), ended as (
+        delete from leases using m where leases.game = m.game and m.winner is not null
+    )
+    select pg_notify('{CHANNEL}', notice) from m"""
+"""A batch of moves stored, each game's header brought up to date, and every move announced."""
 
 
 class PostgresStore:
@@ -133,24 +147,19 @@ class PostgresStore:
     def add_moves(self, moves: Sequence[StoredMove]) -> None:
         moves = sorted(moves, key=lambda m: m.game)  # rows locked in one order: no deadlock
         named = ", ".join(f"move {m.ply} of game {m.game}" for m in moves[:3])
-        with self._transaction(f"cannot store {named}") as db, db.cursor() as cursor:
-            cursor.executemany(
-                "insert into moves (game, ply, move) values (%s, %s, %s)",
-                [(m.game, m.ply, m.move) for m in moves],
-            )
-            cursor.executemany(
-                "update games set ply = %s, turn = %s, winner = %s where id = %s",
-                [(m.ply + 1, m.turn, m.winner, m.game) for m in moves],
-            )
+        columns = [
+            [m.game for m in moves],
+            [m.ply for m in moves],
+            [m.move for m in moves],
+            [m.turn for m in moves],
+            [m.winner for m in moves],
+            [notice_payload(m) for m in moves],
+        ]
+        with self._transaction(f"cannot store {named}") as db:
+            db.execute(_ADD_MOVES, columns)  # one statement for the batch, its notices last
             for move in moves:
                 if move.snapshot is not None:
-                    self._keep(cursor, move.game, move.snapshot)
-            finished = [(m.game,) for m in moves if m.winner is not None]
-            if finished:
-                cursor.executemany("delete from leases where game = %s", finished)
-            cursor.executemany(
-                "select pg_notify(%s, %s)", [(CHANNEL, notice_payload(m)) for m in moves]
-            )
+                    self._keep(db, move.game, move.snapshot)
 
     def load(self, game_id: str) -> StoredGame | None:
         rows = self._read(f"select {_GAME} from games where id = %s", (game_id,))

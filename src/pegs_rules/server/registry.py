@@ -13,9 +13,9 @@ in memory the games its connections watch and the games whose bots it runs.
   (:meth:`~pegs_rules.server.store.Store.listen`) and makes it too, in ply
   order, reading the store for any it missed.
 * **Bots run where the lease is.** Each server beats every
-  :data:`BEAT_SECONDS`; it runs the bots of the games whose lease it holds
-  and claims the games of servers that stopped beating
-  :data:`LEASE_SECONDS` ago.
+  :data:`BEAT_SECONDS`: it renews the leases of the games whose bots it runs,
+  and claims games whose lease ran out (not renewed for
+  :data:`LEASE_SECONDS`: their server is gone).
 
 Bots choose on an executor (a process pool by default), never on the event
 loop, so a thinking bot delays no other game. Store calls run on threads.
@@ -74,7 +74,7 @@ log = logging.getLogger("pegs_rules.server")
 T = TypeVar("T")
 
 BEAT_SECONDS = 1.0
-"""How often a server renews its place in the store and claims games left without a server."""
+"""How often a server renews its leases and claims games left without a server."""
 LEASE_SECONDS = 4.0
 """A lease not renewed for this long runs out: its game goes to another server."""
 CLAIM_AT_ONCE = 20
