@@ -6,7 +6,8 @@ with ``--db``), or uses the servers already running at ``--servers``. It
 creates ``--games`` games (two scripted seats and two greedy bots each), in
 turn on each server, and seats each game's scripted clients on different
 servers when there are several (so every move also travels between servers,
-through the database). The scripted clients play random legal moves for
+through the database; ``--together`` seats them on the server that created
+the game, as sticky routing would). The scripted clients play random legal moves for
 ``--seconds`` seconds, each from an address of its own (on loopback, 127.0.x.y:
 each is one client to the servers' rate limits, as people are). Reports:
 
@@ -131,9 +132,10 @@ class Game:
 
 
 async def load(
-    servers: list[str], games: int, seconds: float, board: bool, think: float
+    servers: list[str], games: int, seconds: float, board: bool, think: float, together: bool
 ) -> tuple[list[Game], float]:
-    """Create the games (in turn on each server) and play them; scripted seats spread over servers."""
+    """Create the games (in turn on each server) and play them; with several servers, a game's
+    scripted seats sit on different servers (or, ``together``, on the one that created it)."""
     kinds = ["human", "greedy", "human", "greedy"]
     tables = []
     for n in range(games):
@@ -141,7 +143,8 @@ async def load(
         links = sorted(created["links"].items())
         token = [socket_url(link)[1] for _, link in links]
         urls = [
-            socket_urls(link, servers)[(n + i) % len(servers)] for i, (_, link) in enumerate(links)
+            socket_urls(link, servers)[(n + (0 if together else i)) % len(servers)]
+            for i, (_, link) in enumerate(links)
         ]
         tables.append(Game(list(zip(urls, token, strict=True)), board, think, n))
     start = time.perf_counter()
@@ -190,6 +193,11 @@ def main() -> int:
     parser.add_argument("--servers", help="comma-separated base URLs of running servers to use")
     parser.add_argument("--processes", type=int, default=1, help="servers to start (default 1)")
     parser.add_argument("--db", help="the started servers' database (default: a new SQLite file)")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="a game's scripted seats on one server (default: on different servers)",
+    )
     parser.add_argument("--bot-workers", type=int, default=1)
     parser.add_argument("--sync", choices=("full", "normal"), default="full")
     parser.add_argument(
@@ -208,7 +216,7 @@ def main() -> int:
             before = [cpu_seconds(p.pid) for _, p in started]
             own = cpu_seconds(os.getpid())
             tables, elapsed = asyncio.run(
-                load(servers, args.games, args.seconds, args.board, args.think)
+                load(servers, args.games, args.seconds, args.board, args.think, args.together)
             )
             server_cpu = sum(cpu_seconds(p.pid) for _, p in started) - sum(before)
             client_cpu = cpu_seconds(os.getpid()) - own
