@@ -16,6 +16,7 @@ import itertools
 import os
 import pwd
 import shutil
+import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -25,7 +26,6 @@ from pathlib import Path
 from typing import NoReturn
 
 import pytest
-from served import free_port
 
 REQUIRE = "PEGS_REQUIRE_POSTGRES"
 """The environment variable that turns a missing PostgreSQL into a failure."""
@@ -60,6 +60,14 @@ def driver() -> None:
         import psycopg_pool  # noqa: F401
     except ImportError:
         unavailable("the PostgreSQL driver is not installed: pip install -e '.[dev]'")
+
+
+def free_port() -> int:
+    """A loopback port that was free a moment ago."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 @dataclass

@@ -7,7 +7,6 @@ import contextlib
 import json
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from pgcluster import free_port
 from referencing import Registry, Resource
 
 from pegs_rules import GameState, legal_moves, replay, view
@@ -85,13 +85,6 @@ def check_frames(seat: int | None, frames: list[str], states: list[Any], seed: i
             drawn = [e for e in message["events"]["events"] if e["event"] == "cards_drawn"]
             assert all(e["cards"] is None for e in drawn if e["seat"] != seat)
             assert events
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass
