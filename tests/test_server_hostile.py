@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pgcluster import free_port
 from served import (
     Server,
     check_message,
-    free_port,
     past,
     run,
     running_server,
