@@ -16,7 +16,9 @@
 
 Only one server process may use a file: its notices (:meth:`SqliteStore.listen`)
 reach that process alone. Several processes need
-:class:`~pegs_rules.server.postgres.PostgresStore`.
+:class:`~pegs_rules.server.postgres.PostgresStore`. Who is connected where (the
+servers' beats, the seats taken) is kept in memory, not in the file: it would
+not outlive the process anyway, and a join costs no disk flush.
 """
 
 from __future__ import annotations
@@ -72,13 +74,13 @@ _SCHEMA = (
     move text not null,
     primary key (game, ply)
 )""",
-    "create table if not exists servers (id text primary key, expires real not null)",
+    "create table live.servers (id text primary key, expires real not null)",
     """create table if not exists leases (
     game text primary key,
     server text not null,
     expires real not null
 )""",
-    """create table if not exists seated (
+    """create table live.seated (
     game text not null,
     seat integer not null,
     server text not null,
@@ -108,6 +110,7 @@ class SqliteStore:
         try:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._db.execute("pragma journal_mode=wal")
+            self._db.execute("attach database ':memory:' as live")  # who is connected: not kept
             self._db.execute(f"pragma synchronous={sync}")
             version = self._db.execute("pragma user_version").fetchone()[0]
             old = self._db.execute("select 1 from sqlite_master where name = 'games'").fetchone()
@@ -182,7 +185,7 @@ class SqliteStore:
         )
         with self._transaction("cannot renew the leases"):
             self._db.execute(
-                "insert or replace into servers (id, expires) values (?, ?)",
+                "insert or replace into live.servers (id, expires) values (?, ?)",
                 (server, now + seconds),
             )
             self._db.execute(
@@ -198,34 +201,38 @@ class SqliteStore:
 
     def release(self, server: str) -> None:
         with self._transaction("cannot release the leases"):
-            for table in ("leases", "seated"):
+            for table in ("leases", "live.seated"):
                 self._db.execute(f"delete from {table} where server = ?", (server,))
-            self._db.execute("delete from servers where id = ?", (server,))
+            self._db.execute("delete from live.servers where id = ?", (server,))
 
     def sweep(self, seconds: float) -> None:
         with self._transaction("cannot sweep the servers"):
-            self._db.execute("delete from servers where expires < ?", (time.time() - seconds,))
-            self._db.execute("delete from seated where server not in (select id from servers)", ())
+            self._db.execute("delete from live.servers where expires < ?", (time.time() - seconds,))
+            self._db.execute(
+                "delete from live.seated where server not in (select id from live.servers)", ()
+            )
 
     def take_seat(self, game_id: str, seat: int, server: str) -> int:
         with self._transaction(f"cannot seat a player of game {game_id}"):
-            last = self._db.execute("select coalesce(max(joined), 0) from seated").fetchone()[0]
+            last = self._db.execute("select coalesce(max(joined), 0) from live.seated").fetchone()[
+                0
+            ]
             joined = int(last) + 1
             self._db.execute(
-                "insert or replace into seated (game, seat, server, joined) values (?, ?, ?, ?)",
+                "insert or replace into live.seated (game, seat, server, joined) values (?, ?, ?, ?)",
                 (game_id, seat, server, joined),
             )
         self._tell([SeatTaken(game_id, seat, joined)])
         return joined
 
     def leave_seat(self, game_id: str, seat: int, joined: int) -> None:
-        sql = "delete from seated where game = ? and seat = ? and joined = ?"
+        sql = "delete from live.seated where game = ? and seat = ? and joined = ?"
         with self._transaction(f"cannot unseat a player of game {game_id}"):
             self._db.execute(sql, (game_id, seat, joined))
 
     def connected(self, game_id: str) -> list[int]:
         sql = (
-            "select d.seat from seated d join servers s on s.id = d.server "
+            "select d.seat from live.seated d join live.servers s on s.id = d.server "
             "where d.game = ? and s.expires > ? order by d.seat"
         )
         return [int(str(row[0])) for row in self._read(sql, (game_id, time.time()))]
