@@ -14,10 +14,12 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from pgcluster import Cluster, cluster
 
 from pegs_rules.rulings import RULINGS
 
@@ -62,3 +64,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             unknown = [rule for rule in mark.args if rule not in RULINGS]
             if unknown or not mark.args:
                 raise pytest.UsageError(f"{item.nodeid}: ruling marker names {unknown or 'none'}")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL server for the whole session (see ``pgcluster``); skips without one."""
+    with cluster() as running:
+        yield running

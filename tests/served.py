@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import random
 import signal
-import socket
-import sqlite3
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache
@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from pgcluster import free_port
 from referencing import Registry, Resource
 
-from pegs_rules import GameState, replay
+from pegs_rules import GameState, legal_moves, replay, view
 from pegs_rules.records import GameRecord
-from pegs_rules.serialize import from_data
+from pegs_rules.serialize import from_data, to_data
 from pegs_rules.server.client import SeatClient, socket_url
+from pegs_rules.server.store import open_store
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "specs" / "schema"
 
@@ -53,11 +55,36 @@ def check_message(document: Any, name: str | None = None) -> None:
     assert not errors, (kind, errors)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+def check_frames(seat: int | None, frames: list[str], states: list[Any], seed: int) -> None:
+    """Every frame is a valid message and shows ``seat`` what it may see, and nothing more."""
+    assert frames
+    for frame in frames:
+        assert str(seed) not in frame, "the seed was sent"
+        message = json.loads(frame)
+        check_message(message)
+        if message["type"] != "state":
+            continue
+        truth = states[message["ply"]]
+        if seat is None:
+            assert "view" not in message
+            expected = to_data(view(truth, 0))
+            del expected["seat"], expected["hand"]
+            assert {k: v for k, v in message["public"].items() if k != "type"} == {
+                k: v for k, v in expected.items() if k != "type"
+            }
+        else:
+            assert from_data(message["view"], "view") == view(truth, seat)
+            listed = message["moves"]
+            if truth.turn == seat and truth.winner is None:
+                assert from_data(listed, "moves") == legal_moves(truth)
+            else:
+                assert listed is None
+        if message["events"] is not None:
+            events = from_data(message["events"], "events")  # checks the redaction
+            assert message["events"]["seat"] == ("public" if seat is None else seat)
+            drawn = [e for e in message["events"]["events"] if e["event"] == "cards_drawn"]
+            assert all(e["cards"] is None for e in drawn if e["seat"] != seat)
+            assert events
 
 
 @dataclass
@@ -66,7 +93,8 @@ class Server:
 
     process: subprocess.Popen[bytes]
     port: int
-    db: Path
+    db: Path | str
+    """The SQLite file, or the PostgreSQL database's URL."""
     log: Path
 
     @property
@@ -94,12 +122,14 @@ class Server:
         return SeatClient(*socket_url(link), **options)
 
     def stored(self, game_id: str) -> GameRecord:
-        """The record as the store holds it (trusted: seed included), read from the file."""
-        with sqlite3.connect(self.db) as db:
-            (start,) = db.execute("select start from games where id = ?", (game_id,)).fetchone()
-            rows = db.execute("select move from moves where game = ? order by ply", (game_id,))
-            moves = tuple(move for (move,) in rows)
-        return replace(from_data(json.loads(start), "record"), moves=moves)
+        """The record as the store holds it (trusted: seed included), read from the store."""
+        store = open_store(str(self.db))
+        try:
+            game = store.load(game_id)
+            assert game is not None, game_id
+            return replace(game.record, moves=store.moves(game_id))
+        finally:
+            store.close()
 
     def position(self, game_id: str) -> GameState:
         return replay(self.stored(game_id))
@@ -109,11 +139,18 @@ class Server:
         self.process.wait(10)
 
 
-def start_server(db: Path, bot_workers: int = 1, port: int | None = None) -> Server:
+def start_server(
+    db: Path | str,
+    bot_workers: int = 1,
+    port: int | None = None,
+    log: Path | None = None,
+    options: Sequence[str] = (),
+) -> Server:
+    """``pegs serve`` on ``db`` (a file, or a PostgreSQL URL and then a ``log`` path), started."""
     port = port or free_port()
-    log = db.with_suffix(".log")
+    log = log or Path(db).with_suffix(".log")
     command = [sys.executable, "-m", "pegs_rules", "serve", "--port", str(port), "--db", str(db)]
-    command += ["--bot-workers", str(bot_workers)]
+    command += ["--bot-workers", str(bot_workers), *options]
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     server = Server(process, port, db, log)
@@ -141,8 +178,10 @@ def stop_server(server: Server) -> None:
 
 
 @contextmanager
-def running_server(directory: Path, bot_workers: int = 1) -> Iterator[Server]:
-    server = start_server(directory / "games.sqlite3", bot_workers)
+def running_server(
+    directory: Path, bot_workers: int = 1, options: Sequence[str] = ()
+) -> Iterator[Server]:
+    server = start_server(directory / "games.sqlite3", bot_workers, options=options)
     try:
         yield server
     finally:
@@ -163,3 +202,27 @@ async def first_move(state: dict[str, Any]) -> str:
 def past(ply: int) -> Callable[[dict[str, Any]], bool]:
     """A message filter: a state after ``ply``."""
     return lambda message: bool(message["ply"] > ply)
+
+
+async def drive(clients: list[SeatClient], rng: random.Random, stop: asyncio.Event) -> None:
+    """Play random moves for whichever of ``clients`` is to act, as fast as answers come.
+
+    Stopped by ``stop``, not by cancelling: Python 3.11's ``wait_for`` may swallow a cancel.
+    """
+    while not stop.is_set():
+        for client in clients:
+            state = client.state
+            if client.connected and state is not None and state["moves"]:
+                move = rng.choice(state["moves"]["moves"])["notation"]
+                with contextlib.suppress(Exception):
+                    await client.send_move(move, state["ply"])
+                    await client.next("state", past(state["ply"]), timeout=5)
+        await asyncio.sleep(0.01)
+
+
+async def until(condition: Any, timeout: float = 60.0) -> None:
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(poll(), timeout)

@@ -55,7 +55,9 @@ def test_two_people_in_two_browsers_and_two_bots_play_to_the_end(servers: list[S
     from playwright.sync_api import sync_playwright
 
     server = servers[0]
-    created = server.create(players=4, seats=["human", "greedy", "human", "random"])
+    name = "<i>Tom</i> & Jerry's"  # a house-rules name is shown as text, never as markup
+    seats = ["human", "greedy", "human", "random"]
+    created = server.create(players=4, seats=seats, house_rules={"name": name})
     SHOTS.mkdir(parents=True, exist_ok=True)
     rng = random.Random(11)
     errors: list[str] = []
@@ -72,6 +74,8 @@ def test_two_people_in_two_browsers_and_two_bots_play_to_the_end(servers: list[S
             pages[seat] = page
         check_seat_sees_its_view(server, created["id"], pages)
         assert pages[0].inner_text("header .subtitle") == "online game"
+        assert f"rules {name};" in pages[0].inner_text("#table-facts")
+        assert pages[0].locator("main i").count() == 0
         pages[0].screenshot(path=str(SHOTS / "seat-0-start.png"))
 
         deadline = time.monotonic() + 600

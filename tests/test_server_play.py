@@ -5,16 +5,19 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from served import Server, check_message, first_move, run, running_server
+from served import Server, check_frames, check_message, first_move, past, run, running_server
 
-from pegs_rules import apply, legal_moves, new_game, parse_move, replay, view
+from pegs_rules import ARIZONA, apply, new_game, parse_move, replay
 from pegs_rules.cli import main
-from pegs_rules.serialize import from_data, from_json, to_data
+from pegs_rules.serialize import from_json
+from pegs_rules.server.registry import Registry
+from pegs_rules.server.store import open_store
 
 SEATS = ["human", "greedy", "human", "random"]
 
@@ -72,6 +75,10 @@ def test_two_scripted_seats_and_two_bots_play_to_the_end_and_nothing_leaks(
     record = from_json(record_text, "record")
     final = replay(record)
     assert final.winner == winners[0]
+    store = open_store(str(server.db))  # the end is kept: a finished game is never replayed
+    snapshot = store.snapshot(created["id"])
+    store.close()
+    assert snapshot is not None and from_json(snapshot.state, "state") == final
     path = tmp_path / "game.json"
     path.write_text(record_text, encoding="utf-8")
     assert main(["replay", str(path)]) == 0
@@ -81,38 +88,6 @@ def test_two_scripted_seats_and_two_bots_play_to_the_end_and_nothing_leaks(
         states.append(apply(states[-1], parse_move(states[-1], text)))
     for seat, received in frames.items():
         check_frames(seat, received, states, record.seed)
-
-
-def check_frames(seat: int | None, frames: list[str], states: list[Any], seed: int) -> None:
-    """Every frame is a valid message and shows ``seat`` what it may see, and nothing more."""
-    assert frames
-    for frame in frames:
-        assert str(seed) not in frame, "the seed was sent"
-        message = json.loads(frame)
-        check_message(message)
-        if message["type"] != "state":
-            continue
-        truth = states[message["ply"]]
-        if seat is None:
-            assert "view" not in message
-            expected = to_data(view(truth, 0))
-            del expected["seat"], expected["hand"]
-            assert {k: v for k, v in message["public"].items() if k != "type"} == {
-                k: v for k, v in expected.items() if k != "type"
-            }
-        else:
-            assert from_data(message["view"], "view") == view(truth, seat)
-            listed = message["moves"]
-            if truth.turn == seat and truth.winner is None:
-                assert from_data(listed, "moves") == legal_moves(truth)
-            else:
-                assert listed is None
-        if message["events"] is not None:
-            events = from_data(message["events"], "events")  # checks the redaction
-            assert message["events"]["seat"] == ("public" if seat is None else seat)
-            drawn = [e for e in message["events"]["events"] if e["event"] == "cards_drawn"]
-            assert all(e["cards"] is None for e in drawn if e["seat"] != seat)
-            assert events
 
 
 def download(server: Server, path: str) -> str:
@@ -270,10 +245,66 @@ def test_the_record_of_a_game_in_play_is_not_given_out(server: Server) -> None:
 
 
 def test_a_seeded_engine_game_and_the_server_agree_on_what_a_view_is() -> None:
-    """The fixture behind :func:`check_frames`: the public position is a view less seat and hand."""
+    """The fixture behind :func:`served.check_frames`: the public position is a view less seat and hand."""
     state = new_game(4, seed=3)
     from pegs_rules.server.protocol import public_data
 
     data = public_data(state)
     check_message(data, "public")
     assert "hand" not in data and "seat" not in data and "seed" not in json.dumps(data)
+
+
+def test_a_thinking_bot_does_not_hold_up_another_game(tmp_path: Path) -> None:
+    """Every seat of one game is a bot thinking 1.5 s a move; people play another meanwhile."""
+    with running_server(tmp_path, bot_workers=1) as server:
+        thinking = server.create(players=4, seats=["mcts:1.5s"] * 4)
+        people = server.create(players=4, seats=["human"] * 4)
+
+        async def play() -> list[float]:
+            clients = [server.client(link) for link in people["links"].values()]
+            for client in clients:
+                await client.start()
+            waits: list[float] = []
+            while (ply := len(waits)) < 20:
+                ready = [c for c in clients if c.state and c.state["ply"] == ply]
+                actor = next((c for c in ready if c.state and c.state["moves"]), None)
+                if actor is None or actor.state is None:
+                    await asyncio.sleep(0.01)  # the actor has not heard of the last move yet
+                    continue
+                started = time.perf_counter()
+                await actor.send_move(await first_move(actor.state), ply)
+                await actor.next("state", past(ply))
+                waits.append(time.perf_counter() - started)
+            for client in clients:
+                await client.stop()
+            deadline = time.monotonic() + 30
+            while server.request("GET", f"/api/games/{thinking['id']}")[1]["ply"] < 1:
+                assert time.monotonic() < deadline, "the bots never moved"
+                await asyncio.sleep(0.2)
+            return waits
+
+        waits = run(play())
+    # a bot thinking on the event loop would hold a move up for 1.5 s; the margin is for a
+    # machine whose two cores are also busy with the bot's worker and the clients
+    assert len(waits) == 20 and max(waits) < 1.0, waits
+
+
+def test_a_finished_game_leaves_the_servers_memory(tmp_path: Path) -> None:
+    """Bots play a game to its end, nobody watching: the server keeps nothing of it after."""
+
+    async def play() -> None:
+        registry = Registry(open_store(str(tmp_path / "games.sqlite3"), "normal"), None, 10)
+        await registry.start()
+        try:
+            created = await registry.create(ARIZONA, 4, ("random",) * 4)
+            deadline = time.monotonic() + 30
+            while created.id in registry.games:
+                assert time.monotonic() < deadline, "the game did not end, or was kept"
+                await asyncio.sleep(0.05)
+            summary = await registry.summary(created.id)
+            assert summary is not None and summary["winner"] is not None
+            assert created.id not in registry.leased
+        finally:
+            await registry.close()
+
+    run(play())

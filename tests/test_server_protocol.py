@@ -119,6 +119,44 @@ def test_a_new_game_request_names_every_problem() -> None:
     assert len(refused.value.problems) == 3
 
 
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children)
+    ),
+    max_leaves=10,
+)
+FIELD = st.sampled_from(["players", "preset", "seats", "house_rules"])
+RULES_FIELD = st.sampled_from(["name", "nine", "face_values", "two_swap", "decks", "format", "x"])
+BODIES = st.one_of(
+    JSON,
+    st.dictionaries(FIELD, JSON),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "players": st.sampled_from([4, 6, 8, 4.0, 6.0, "4", True, None, [4]]),
+            "preset": st.sampled_from(["arizona", "standard", [], {}, None, 1, "chess"]),
+            "seats": st.lists(st.sampled_from(["human", "greedy", "greedy ", 1, None, []])) | JSON,
+            "house_rules": st.dictionaries(RULES_FIELD, JSON) | JSON,
+        },
+    ),
+)
+
+
+@given(BODIES)
+def test_any_json_body_makes_a_game_or_gets_a_bad_request(body: Any) -> None:
+    """Nothing a client sends, however wrongly typed, gets past the checks or crashes them."""
+    try:
+        players, rules, seats = parse_new_game(body)
+    except BadRequest as refused:
+        assert refused.status == 400 and refused.problems
+        assert all(isinstance(p, str) and len(p) <= 250 for p in refused.problems)
+    else:
+        assert type(players) is int and players in rules.player_counts
+        assert len(seats) == players and all(isinstance(kind, str) for kind in seats)
+        check_message(body, "new-game")  # what the server takes, its schema allows
+
+
 def test_the_docs_describe_every_message_and_error_code() -> None:
     page = (ROOT / "docs" / "server-protocol.rst").read_text(encoding="utf-8")
     schemas = sorted(path.name for path in (SCHEMAS / "server").glob("*.schema.json"))
@@ -132,5 +170,17 @@ def test_the_docs_describe_every_message_and_error_code() -> None:
 
 def test_importing_the_library_does_not_import_the_server() -> None:
     code = "import sys, pegs_rules; print(any(m.startswith(('pegs_rules.server', 'starlette', 'uvicorn')) for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_a_server_on_sqlite_needs_no_postgresql_driver(tmp_path: Path) -> None:
+    """SQLite stays the default with no new dependency: only a postgresql:// URL loads psycopg."""
+    code = (
+        "import sys; from pegs_rules.server.app import ServerConfig, create_app; "
+        "from pegs_rules.server.store import open_store; "
+        f"open_store({str(tmp_path / 'g.sqlite3')!r}).close(); create_app(ServerConfig()); "
+        "print(any(m.startswith(('psycopg', 'pegs_rules.server.postgres')) for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -3,41 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from served import Server, past, run, start_server, stop_server
+from served import Server, drive, run, start_server, stop_server, until
 
 from pegs_rules import GameState, replay
 from pegs_rules.serialize import from_data
 from pegs_rules.server.client import SeatClient
-
-
-async def drive(clients: list[SeatClient], rng: random.Random, stop: asyncio.Event) -> None:
-    """Play random moves for whichever of ``clients`` is to act, as fast as answers come.
-
-    Stopped by ``stop``, not by cancelling: Python 3.11's ``wait_for`` may swallow a cancel.
-    """
-    while not stop.is_set():
-        for client in clients:
-            state = client.state
-            if client.connected and state is not None and state["moves"]:
-                move = rng.choice(state["moves"]["moves"])["notation"]
-                with contextlib.suppress(Exception):
-                    await client.send_move(move, state["ply"])
-                    await client.next("state", past(state["ply"]), timeout=5)
-        await asyncio.sleep(0.01)
-
-
-async def until(condition: Any, timeout: float = 60.0) -> None:
-    async def poll() -> None:
-        while not condition():
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(poll(), timeout)
 
 
 def hand_of(client: SeatClient) -> list[str]:

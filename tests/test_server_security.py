@@ -189,6 +189,7 @@ def test_fuzzed_frames_get_one_error_each_and_the_server_stays_healthy(
             "unknown_type",
             "already_joined",
             "not_your_turn",
+            "notation",  # move text that is not printable ASCII, refused as it is read
             "too_large",
         ), answer
 

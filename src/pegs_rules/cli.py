@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import math
 import os
 import re
 import secrets
@@ -78,6 +79,17 @@ def printable(text: str) -> str:
 # --------------------------------------------------------------------------
 # option types: bad values are reported by the parser that owns the option
 # --------------------------------------------------------------------------
+
+
+def seconds(text: str) -> float:
+    """An option type: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
 
 
 def at_least(minimum: int) -> Callable[[str], int]:
@@ -599,7 +611,8 @@ def serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    options = {k: v for k, v in vars(args).items() if k not in ("command", "run", "parser")}
+    skip = ("command", "run", "parser")
+    options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
     return serve(ServerConfig(**options))
 
 
@@ -912,12 +925,17 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         """
         pegs serve
         pegs serve --host 0.0.0.0 --port 8080 --public-url https://pegs.example.org
+        pegs serve --db postgresql://pegs@db.example.org:5432/pegs   # one of several servers
         """,
         serve,
     )
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on")
     sub.add_argument("--port", type=at_least(0), default=8000, help="port to listen on")
-    sub.add_argument("--db", default="pegs-games.sqlite3", help="SQLite file holding the games")
+    sub.add_argument(
+        "--db",
+        default="pegs-games.sqlite3",
+        help="an SQLite file, or postgresql://USER@HOST:PORT/DB shared by several servers",
+    )
     sub.add_argument(
         "--public-url",
         help="the address people use, e.g. https://pegs.example.org (default: host and port)",
@@ -930,8 +948,14 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--sync",
         choices=("full", "normal"),
         default="full",
-        help="full: flush every move to disk; normal: survive a killed server, not a power cut",
+        help="SQLite: full: flush every move to disk; normal: survive a killed server, not a power cut",
     )
+    for name, what in [
+        ("header", "a client has to send a request's headers (default 10)"),
+        ("body", "a client has to send the body its headers declare (default 30)"),
+        ("send", "a WebSocket message may take to go out before the peer is dropped (default 10)"),
+    ]:
+        sub.add_argument(f"--{name}-timeout", type=seconds, metavar="S", help=f"seconds {what}")
 
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (

@@ -3,10 +3,15 @@
 The server stores, routes and checks tokens; the rules stay in the library.
 
 * :mod:`~pegs_rules.server.app`: the ASGI application (Starlette) and its HTTP routes;
-* :mod:`~pegs_rules.server.session`: one WebSocket connection;
+* :mod:`~pegs_rules.server.session`: one WebSocket connection, its output bounded;
 * :mod:`~pegs_rules.server.protocol`: the messages and their limits;
-* :mod:`~pegs_rules.server.games`: the games in play, moves, bots;
-* :mod:`~pegs_rules.server.store`: the store interface and its SQLite implementation;
+* :mod:`~pegs_rules.server.registry`: the games of one server process: joins, moves, bots,
+  and following the other servers on the same store;
+* :mod:`~pegs_rules.server.games`: one game in memory, rebuilt from the store;
+* :mod:`~pegs_rules.server.store`: the store interface; :mod:`~pegs_rules.server.sqlite` (one
+  file, one process) and :mod:`~pegs_rules.server.postgres` (any number of processes) implement it;
+* :mod:`~pegs_rules.server.limits` and :mod:`~pegs_rules.server.timeouts`: rate limits, read
+  timeouts, and closing on peers that stop reading;
 * :mod:`~pegs_rules.server.client`: a Python client that reconnects by itself.
 
 Importing :mod:`pegs_rules` never imports this package.

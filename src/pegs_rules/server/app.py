@@ -5,13 +5,19 @@ Routes:
 * ``POST /api/games``: create a game (body: ``players``, ``preset``, ``seats``,
   optionally ``house_rules``); answers its id, a join link per human seat and a
   spectator link;
-* ``GET /api/games/{id}``: who sits where, the ply, whose turn, the winner;
+* ``GET /api/games/{id}``: who sits where, the ply, whose turn, the winner (read from the
+  store as it is: nothing replayed);
 * ``GET /api/games/{id}/record``: a finished game's record, for ``pegs replay``;
 * ``WS /api/games/{id}/ws``: the game's WebSocket (:mod:`pegs_rules.server.protocol`);
 * ``GET /play/{id}``: the browser client (:mod:`pegs_rules.web`'s page with its
   remote transport), which reads its token from the link;
 * ``GET /rules/{id}.html``: a ruling's one line, where the page links ruling ids;
-* ``GET /healthz``: ``{"ok": true, "games": N}``.
+* ``GET /healthz``: ``{"ok": true, "games": N}`` (the games this process holds).
+
+Every request and WebSocket handshake counts against its client's rate limit
+(:mod:`~pegs_rules.server.limits`); a request whose headers or body do not
+arrive in time is answered ``408`` (:mod:`~pegs_rules.server.timeouts`). A
+request the server refuses is a client's mistake, logged at WARNING in one line.
 """
 
 from __future__ import annotations
@@ -30,27 +36,38 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from pegs_rules import __version__
-from pegs_rules.errors import FormatError, PegsError
+from pegs_rules.errors import FormatError
 from pegs_rules.rules import PRESETS, Rules
 from pegs_rules.rulings import RULINGS
 from pegs_rules.serialize import from_data, to_data, to_json
-from pegs_rules.server.games import Registry, check_seat_kind, summary
+from pegs_rules.server.games import DAMAGED, check_seat_kind
+from pegs_rules.server.limits import ClientLimits
 from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
-from pegs_rules.server.session import Session
-from pegs_rules.server.store import SqliteStore
+from pegs_rules.server.registry import Registry
+from pegs_rules.server.session import SEND_TIMEOUT, Session
+from pegs_rules.server.store import StoreError, open_store
+from pegs_rules.server.timeouts import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    WebSocketProtocol,
+    http_protocol,
+)
 from pegs_rules.web.build import STATIC
 
 log = logging.getLogger("pegs_rules.server")
 
 MAX_BODY = 16 * 1024
 """The largest request body read, in bytes."""
+MAX_RULES_NAME = 40
+"""The longest name a game's house rules may have (every seat is shown it)."""
 PAGE_FILES = {"style.css": "text/css", "icon.svg": "image/svg+xml"}
 """The browser client's files besides its page and ``js/``."""
 PAGE_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
@@ -69,15 +86,21 @@ class ServerConfig:
     Attributes:
         host: the address to listen on.
         port: the port to listen on.
-        db: the SQLite file that holds the games.
+        db: where the games are kept: an SQLite file, or a PostgreSQL database
+            (``postgresql://USER@HOST:PORT/DB``) that any number of servers share.
         public_url: the address people reach the server at (behind a reverse
             proxy, ``https://pegs.example.org``); links are made from it. By
             default they are made from each request's own address.
         bot_workers: processes the bots think in (0: threads of this process).
-        max_games: unfinished games in play at once.
-        sync: ``"full"``: every commit is flushed to disk; ``"normal"``:
-            commits survive the server being killed, not the machine losing
-            power (faster; see :class:`~pegs_rules.server.store.SqliteStore`).
+        max_games: unfinished games in the store at once.
+        sync: SQLite only: ``"full"``: every commit is flushed to disk;
+            ``"normal"``: commits survive the server being killed, not the
+            machine losing power (faster; see
+            :class:`~pegs_rules.server.sqlite.SqliteStore`).
+        header_timeout: seconds a client has to send a request's headers.
+        body_timeout: seconds a client has to send the body its headers declare.
+        send_timeout: seconds a WebSocket message may take to go out before
+            the connection is closed (the peer is not reading).
     """
 
     host: str = "127.0.0.1"
@@ -87,6 +110,9 @@ class ServerConfig:
     bot_workers: int = 1
     max_games: int = 1000
     sync: str = "full"
+    header_timeout: float = HEADER_TIMEOUT
+    body_timeout: float = BODY_TIMEOUT
+    send_timeout: float = SEND_TIMEOUT
 
 
 class BadRequest(Exception):
@@ -128,8 +154,9 @@ def create_app(config: ServerConfig) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = open_store(config.db, config.sync)
         pool = bot_pool(config.bot_workers)
-        registry = Registry(SqliteStore(config.db, config.sync), pool, config.max_games)
+        registry = Registry(store, pool, config.max_games)
         await registry.start()
         app.state.registry = registry
         try:
@@ -153,9 +180,12 @@ def create_app(config: ServerConfig) -> Starlette:
             players, rules, seats = parse_new_game(await read_body(request))
             created = await registry_of(request).create(rules, players, seats)
         except BadRequest as error:
-            return JSONResponse({"error": "bad_request", "problems": error.problems}, error.status)
+            return refused(request, error.status, "bad_request", error.problems)
         except ProtocolError as error:
-            return JSONResponse({"error": error.code, "problems": [error.message]}, 503)
+            return refused(request, 503, error.code, [error.message])
+        except StoreError as error:
+            log.error("cannot create a game: %s", error)
+            return JSONResponse({"error": "unavailable", "problems": ["the store failed"]}, 503)
         base = base_url(request)
         ws_base = "ws" + base.removeprefix("http")
         page = f"{base}/play/{created.id}"
@@ -169,24 +199,25 @@ def create_app(config: ServerConfig) -> Starlette:
         return JSONResponse(body, 201)
 
     async def game_summary(request: Request) -> Response:
+        game_id = request.path_params["game"]
         try:
-            game = await registry_of(request).find(request.path_params["game"])
-        except PegsError as error:
-            return JSONResponse({"error": "unavailable", "problems": [str(error)]}, 500)
-        if game is None:
-            return JSONResponse({"error": "not_found", "problems": ["no such game"]}, 404)
-        return JSONResponse(summary(game))
+            found = await registry_of(request).summary(game_id)
+        except StoreError as error:
+            return damaged(game_id, error)
+        if found is None:
+            return refused(request, 404, "not_found", ["no such game"])
+        return JSONResponse(found)
 
     async def game_record(request: Request) -> Response:
         game_id = request.path_params["game"]
         try:
             record = await registry_of(request).record(game_id)
         except ProtocolError as error:
-            return JSONResponse({"error": error.code, "problems": [error.message]}, 409)
-        except PegsError as error:
-            return JSONResponse({"error": "unavailable", "problems": [str(error)]}, 500)
+            return refused(request, 409, error.code, [error.message])
+        except StoreError as error:
+            return damaged(game_id, error)
         if record is None:
-            return JSONResponse({"error": "not_found", "problems": ["no such game"]}, 404)
+            return refused(request, 404, "not_found", ["no such game"])
         headers = {"Content-Disposition": f'attachment; filename="pegs-{game_id}.json"'}
         return Response(to_json(record, indent=1) + "\n", 200, headers, "application/json")
 
@@ -210,7 +241,8 @@ def create_app(config: ServerConfig) -> Starlette:
         return Response(body, 200, PAGE_HEADERS, "text/html")
 
     async def game_socket(socket: WebSocket) -> None:
-        await Session(socket, registry_of(socket), socket.path_params["game"]).run()
+        game_id = socket.path_params["game"]
+        await Session(socket, registry_of(socket), game_id, config.send_timeout).run()
 
     routes = [
         Route("/api/games", create_game, methods=["POST"]),
@@ -222,18 +254,43 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/play/{name}", page),
         Route("/rules/{ruling}.html", ruling),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(ClientLimits)])
+
+
+def refused(request: Request, status: int, code: str, problems: list[str]) -> Response:
+    """An HTTP error answer to a client's mistake, logged in one line."""
+    client = request.client.host if request.client else "unknown"
+    shown = "; ".join(problems)[:200]
+    log.warning(
+        "client %s: %s %s: %d %s: %s",
+        client,
+        request.method,
+        request.url.path[:100],
+        status,
+        code,
+        shown,
+    )
+    return JSONResponse({"error": code, "problems": problems}, status)
+
+
+def damaged(game_id: str, error: StoreError) -> Response:
+    """The answer about a game that no longer loads: the same to everyone; the details go to the log."""
+    log.error("game %s: %s", game_id, error)
+    return JSONResponse({"error": "unavailable", "problems": [DAMAGED]}, 500)
 
 
 async def read_body(request: Request) -> Any:
     """The request's JSON body, read no further than :data:`MAX_BODY` bytes."""
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise BadRequest(413, f"the body is longer than {MAX_BODY} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise BadRequest(413, f"the body is longer than {MAX_BODY} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise BadRequest(400, "the body did not arrive") from None
     try:
         return json.loads(b"".join(chunks))
     except (ValueError, RecursionError):
@@ -246,25 +303,26 @@ def parse_new_game(body: Any) -> tuple[int, Rules, tuple[str, ...]]:
         raise BadRequest(400, "the body is a JSON object")
     unknown = sorted(set(body) - {"players", "preset", "seats", "house_rules"})
     if unknown:
-        raise BadRequest(400, f"unknown fields: {', '.join(map(str, unknown))[:200]}")
+        raise BadRequest(400, f"unknown fields: {', '.join(map(repr, unknown))[:200]}")
     preset = body.get("preset", "arizona")
-    if preset not in PRESETS:
-        raise BadRequest(400, f"preset: one of {', '.join(PRESETS)}, not {str(preset)[:40]!r}")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise BadRequest(400, f"preset: one of {', '.join(PRESETS)}, not {shown(preset)}")
     house = body.get("house_rules", {})
     if not isinstance(house, dict):
         raise BadRequest(400, "house_rules: an object of rules fields")
+    name = house.get("name", preset)
+    if not (isinstance(name, str) and 0 < len(name) <= MAX_RULES_NAME and name.isprintable()):
+        raise BadRequest(400, f"house_rules: name is 1 to {MAX_RULES_NAME} printable characters")
     document = to_data(PRESETS[preset]) | {
         k: v for k, v in house.items() if k not in ("format", "type")
     }
     try:
         rules = from_data(document, "rules")
     except FormatError as error:
-        raise BadRequest(400, *(f"house_rules: {p}" for p in error.problems)) from None
+        raise BadRequest(400, *(f"house_rules: {p}"[:200] for p in error.problems)) from None
     players = body.get("players", 4)
-    if isinstance(players, bool) or players not in rules.player_counts:
-        raise BadRequest(
-            400, f"players: one of {list(rules.player_counts)}, not {str(players)[:40]}"
-        )
+    if type(players) is not int or players not in rules.player_counts:
+        raise BadRequest(400, f"players: one of {list(rules.player_counts)}, not {shown(players)}")
     seats = body.get("seats", ["human"] * players)
     if not isinstance(seats, list) or len(seats) != players:
         raise BadRequest(400, f"seats: a list of {players} seat kinds ('human' or a bot)")
@@ -279,16 +337,24 @@ def parse_new_game(body: Any) -> tuple[int, Rules, tuple[str, ...]]:
     return players, rules, tuple(seats)
 
 
+def shown(value: object) -> str:
+    """``value`` as a request's problem quotes it: JSON, cut short."""
+    return json.dumps(value)[:40]
+
+
 def serve(config: ServerConfig) -> int:
     """Run the server until interrupted (``pegs serve``); return the exit code."""
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    log.info("pegs serve: http://%s:%d, games in %s", config.host, config.port, config.db)
+    where = "PostgreSQL" if config.db.startswith(("postgresql:", "postgres:")) else config.db
+    log.info("pegs serve: http://%s:%d, games in %s", config.host, config.port, where)
     uvicorn.run(
         create_app(config),
         host=config.host,
         port=config.port,
+        http=http_protocol(config.header_timeout, config.body_timeout),
+        ws=WebSocketProtocol,
         ws_max_size=4 * MAX_FRAME,
         proxy_headers=True,
         forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),

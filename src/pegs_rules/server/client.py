@@ -2,6 +2,8 @@
 
 >>> socket_url("http://127.0.0.1:8000/play/abc#token=xyz")
 ('ws://127.0.0.1:8000/api/games/abc/ws', 'xyz')
+>>> socket_urls("http://127.0.0.1:8000/play/abc#token=xyz", ["http://10.0.0.2:8000", "https://b.example.org"])
+['ws://10.0.0.2:8000/api/games/abc/ws', 'wss://b.example.org/api/games/abc/ws']
 
 A bot writer's loop, in full::
 
@@ -13,7 +15,9 @@ A bot writer's loop, in full::
 :class:`SeatClient` keeps the latest ``state`` message, queues every message
 it receives, and reconnects with backoff when the connection drops (a server
 restart, a network blip), joining again with the same token; it gives up only
-when the server refuses it (close codes 1008 and 4001).
+when the server refuses it (close codes 1008 and 4001). Given several servers
+of one store (:func:`socket_urls`), it tries the next one each time a
+connection fails or drops, so a server that dies costs a seat one reconnect.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import asyncio
 import contextlib
 import json
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -43,20 +47,34 @@ def socket_url(link: str) -> tuple[str, str]:
     return f"{scheme}://{parts.netloc}{prefix}/api/games/{game}/ws", token
 
 
+def socket_urls(link: str, servers: Sequence[str]) -> list[str]:
+    """The WebSocket URL of a join link's game on each of ``servers`` (their base URLs)."""
+    game = urlsplit(link).path.rstrip("/").rsplit("/", 1)[-1]
+    return [socket_url(f"{base.rstrip('/')}/play/{game}")[0] for base in servers]
+
+
 class SeatClient:
     """A connection to one game, by token, that survives the server going away.
 
     Args:
-        url: the game's WebSocket URL.
+        url: the game's WebSocket URL, or its URLs on several servers of one
+            store, tried in turn.
         token: a seat's or the spectator's token.
         board: ask for the SVG board with each state.
         keep_frames: keep every raw frame received in :attr:`frames` (for inspection).
     """
 
     def __init__(
-        self, url: str, token: str, *, board: bool = False, keep_frames: bool = False
+        self,
+        url: str | Sequence[str],
+        token: str,
+        *,
+        board: bool = False,
+        keep_frames: bool = False,
     ) -> None:
-        self.url = url
+        self.urls = [url] if isinstance(url, str) else list(url)
+        self.url = self.urls[0]
+        """The URL connected to (or tried next)."""
         self.token = token
         self.board = board
         self.keep_frames = keep_frames
@@ -154,7 +172,10 @@ class SeatClient:
 
     async def _run(self) -> None:
         delay = 0.1
+        tried = 0
         while True:
+            self.url = self.urls[tried % len(self.urls)]
+            tried += 1
             try:
                 async with connect(self.url, max_size=2**22) as socket:
                     self._socket = socket

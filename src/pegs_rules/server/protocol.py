@@ -9,8 +9,8 @@ A client sends:
 
 * ``{"type": "join", "token": T}`` first (a seat's or the spectator's token,
   from the fragment of its link); ``"board": false`` asks for no SVG boards;
-* ``{"type": "move", "move": "7 70-h2 33-37"}`` on its turn, in move notation,
-  shorthands allowed; ``"ply"`` (optional) is the ply the move was chosen at,
+* ``{"type": "move", "move": "7 70-h2 33-37"}`` on its turn, in move notation
+  (printable ASCII), shorthands allowed; ``"ply"`` (optional) is the ply the move was chosen at,
   and a move for another ply is refused as stale;
 * ``{"type": "ping"}``, answered by ``{"type": "pong"}``.
 
@@ -22,7 +22,6 @@ it refuses (see :data:`ERRORS`).
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,6 +136,8 @@ def read_frame(text: str | bytes) -> ClientMessage:
         move = _field(data, "move", str)
         if len(move) > MAX_MOVE_TEXT:
             raise ProtocolError("bad_message", f"a move is at most {MAX_MOVE_TEXT} characters")
+        if not (move.isascii() and move.isprintable()):
+            raise ProtocolError("notation", "a move is written in printable ASCII (digits 0-9)")
         ply = data.get("ply")
         if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
             raise ProtocolError("bad_message", "'ply' is a whole number")
@@ -153,28 +154,6 @@ def _field(data: dict[str, Any], name: str, kind: type) -> Any:
     if not isinstance(value, kind):
         raise ProtocolError("bad_message", f"'{data.get('type')}' needs a '{name}' {kind.__name__}")
     return value
-
-
-class RateLimit:
-    """A token bucket: :data:`RATE` frames a second, bursts of :data:`BURST`."""
-
-    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-        self.refused = 0
-
-    def allow(self) -> bool:
-        """Whether one more frame may be read now."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.refused += 1
-        return False
 
 
 # --- server messages -----------------------------------------------------------------------------

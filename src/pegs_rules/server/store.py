@@ -1,38 +1,33 @@
-"""Where games live between moves: the :class:`Store` interface and :class:`SqliteStore`.
+"""Where games live between moves: the :class:`Store` interface, what it holds, and :func:`open_store`.
 
 A game is stored as its :class:`StoredGame` (how it was dealt, who sits
-where, the hashes of its tokens) plus its moves, one row per ply. The record
-(start plus moves) is the source of truth: a server rebuilds every game by
-replaying it (:mod:`pegs_rules.server.games`). :meth:`Store.add_moves` returns
-only once the moves are durable, so a move is broadcast only after it is safe;
-moves of many games arriving together share one commit.
+where, the hashes of its tokens, and how far it has got) plus its moves, one
+row per ply under a unique key on (game, ply): the store itself refuses a
+second move for a ply (:class:`PlyTaken`), so however many servers share it,
+every move is judged once and the moves stay in ply order. The record (deal
+plus moves) is the source of truth; a :class:`Snapshot` now and then, and at
+the end, spares a server replaying a long game from its deal.
+
+Every server on a store is told of every move stored and every seat joined
+(:meth:`Store.listen`), and holds a lease on the games whose bots it runs
+(:meth:`Store.lease`): a lease lasts while its server keeps renewing it, so
+when one dies another claims its games.
+
+Two stores implement it: :class:`~pegs_rules.server.sqlite.SqliteStore` (one
+file, one server process; the default) and
+:class:`~pegs_rules.server.postgres.PostgresStore` (any number of server
+processes on any machines; the extra ``pegs-rules[postgres]``).
 
 Tokens are never stored, only their SHA-256 hashes; the seed is stored (the
 game cannot be rebuilt without it) and never leaves the server while the game
-is on.
-
-Anything read back is checked: a row that does not load raises
+is on. Anything read back is checked: a row that does not load raises
 :class:`StoreError` naming the game, and the other games are unaffected.
-
->>> from pegs_rules import ARIZONA
->>> from pegs_rules.records import GameRecord
->>> store = SqliteStore(":memory:")
->>> game = StoredGame("g1", GameRecord(rules=ARIZONA, players=4, seed=5),
-...                   ("human", "greedy", "human", "greedy"), ("a" * 64, None, "b" * 64, None), "c" * 64)
->>> store.create(game)
->>> store.add_moves([StoredMove("g1", 0, "discard 7")])
->>> store.load("g1").record.moves
-('discard 7',)
->>> [g.id for g in store.active()]
-['g1']
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -45,17 +40,23 @@ class StoreError(PegsError):
     """The store failed, or holds a game that does not load (the message names it)."""
 
 
+class PlyTaken(StoreError):
+    """A move for a ply that is already stored: another writer was first."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
-    """What the store keeps of one game.
+    """What the store keeps of one game, its moves aside.
 
     Attributes:
         id: the game's id (URL-safe, unguessable).
-        record: how it was dealt (rules, players, seed) and the moves made so far.
+        record: how it was dealt (rules, players, seed); no moves.
         seats: per seat, ``"human"`` or a bot name for :func:`~pegs_rules.bots.make_bot`.
         token_hashes: per seat, the SHA-256 hex digest of its join token (``None`` for a bot).
         spectator_hash: the SHA-256 hex digest of the spectator token.
-        finished: the game is over (its record may be downloaded).
+        turn: the seat to act now.
+        ply: the moves made so far.
+        winner: the winning team once the game is over.
     """
 
     id: str
@@ -63,181 +64,232 @@ class StoredGame:
     seats: tuple[str, ...]
     token_hashes: tuple[str | None, ...]
     spectator_hash: str
-    finished: bool = False
+    turn: int
+    ply: int = 0
+    winner: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (its record may be given out)."""
+        return self.winner is not None
+
+    @property
+    def bots(self) -> bool:
+        """Whether any seat is a bot (a server must hold the game's lease to run them)."""
+        return any(kind != "human" for kind in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A position kept so that a game need not be replayed from its deal.
+
+    ``state`` is the position after ``ply`` moves as a format-1 JSON state
+    document (seed and hands included: the store is trusted); ``last`` is the
+    move that led there and its events, as JSON, or ``None`` at the deal.
+    """
+
+    ply: int
+    state: str
+    last: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class StoredMove:
-    """One move to store: move number ``ply`` (from 0) of ``game``; ``finished`` if it won."""
+    """Move number ``ply`` (from 0) of ``game``, and the game after it.
+
+    ``turn`` and ``winner`` are the seat to act and the winning team after
+    the move; ``snapshot``, if given, is stored with it.
+    """
 
     game: str
     ply: int
     move: str
-    finished: bool = False
+    turn: int
+    winner: int | None = None
+    snapshot: Snapshot | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """A seat of ``game`` was joined; ``joined`` orders the joins (the highest is the newest)."""
+
+    game: str
+    seat: int
+    joined: int
+
+
+Notice = StoredMove | SeatTaken
+"""What a store tells every server listening to it."""
+Listener = Callable[[Notice | None], None]
+"""Called with every notice; with ``None`` when some may have been missed (read the store again)."""
 
 
 class Store(Protocol):
-    """The server's storage; a shared database can replace :class:`SqliteStore`."""
+    """The server's storage, shared by every server process that uses it.
 
-    def create(self, game: StoredGame) -> None:
-        """Store a new game (no moves yet)."""
+    Every method blocks (the server calls them on worker threads) and raises
+    :class:`StoreError` if the store fails.
+    """
+
+    def create(self, game: StoredGame, server: str, seconds: float) -> None:
+        """Store a new game (no moves yet); if it has bots, ``server`` leases it for ``seconds``."""
         ...
 
     def add_moves(self, moves: Sequence[StoredMove]) -> None:
-        """Durably append ``moves`` (of any games), all or none.
+        """Durably append ``moves`` (of any games, at most one each), all or none, and announce them.
 
-        Raises :class:`StoreError` if a ply is already stored (two servers
-        playing one game) or the store fails.
+        Raises :class:`PlyTaken` if a ply is already stored.
         """
         ...
 
     def load(self, game_id: str) -> StoredGame | None:
-        """The game with its moves, or ``None`` if there is none."""
+        """The game (without its moves), or ``None`` if there is none."""
         ...
 
-    def active(self) -> list[StoredGame]:
-        """Every game not yet finished, oldest first (each raising :class:`StoreError` if damaged)."""
+    def moves(self, game_id: str, since: int = 0) -> tuple[str, ...]:
+        """The game's moves from ply ``since`` on, in order."""
         ...
 
-    def active_ids(self) -> list[str]:
-        """The ids of the games not yet finished, oldest first."""
+    def snapshot(self, game_id: str) -> Snapshot | None:
+        """The game's latest snapshot, if it has one."""
+        ...
+
+    def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` unless the game has a later one."""
+        ...
+
+    def count_active(self) -> int:
+        """How many games are not yet over."""
+        ...
+
+    def lease(self, server: str, seconds: float, claim: int) -> set[str]:
+        """One beat of ``server``: the games whose bots it runs.
+
+        ``server`` is alive, and its leases run, for ``seconds`` more; it
+        claims up to ``claim`` unfinished games with bots whose lease is free
+        or has run out (oldest first), each won by one server only. Returns
+        every game whose lease it holds.
+        """
+        ...
+
+    def release(self, server: str) -> None:
+        """``server`` is stopping: its leases and seats are free at once."""
+        ...
+
+    def sweep(self, seconds: float) -> None:
+        """Forget servers that stopped beating more than ``seconds`` ago, and their seats."""
+        ...
+
+    def take_seat(self, game_id: str, seat: int, server: str) -> int:
+        """A connection on ``server`` joined ``seat``; returns its join number and announces it."""
+        ...
+
+    def leave_seat(self, game_id: str, seat: int, joined: int) -> None:
+        """The connection with join number ``joined`` left ``seat`` (if it still held it)."""
+        ...
+
+    def connected(self, game_id: str) -> list[int]:
+        """The seats of the game joined on a server that is alive, in order."""
+        ...
+
+    def listen(self, listener: Listener) -> None:
+        """Call ``listener`` with every notice from now on, from any thread, until :meth:`close`."""
         ...
 
     def close(self) -> None:
-        """Release the store."""
+        """Stop listening and release the store."""
         ...
 
 
-SYNC_MODES = ("full", "normal")
-"""How hard a commit waits for the disk (see :class:`SqliteStore`)."""
+def open_store(url: str, sync: str = "full") -> Store:
+    """The store at ``url``: ``postgresql://USER@HOST:PORT/DB`` or an SQLite file's path.
 
-_SCHEMA = """
-create table if not exists games (
-    id text primary key,
-    created integer not null,
-    start text not null,
-    seats text not null,
-    tokens text not null,
-    spectator text not null,
-    finished integer not null default 0
-);
-create table if not exists moves (
-    game text not null references games(id),
-    ply integer not null,
-    move text not null,
-    primary key (game, ply)
-);
-"""
-
-
-class SqliteStore:
-    """A :class:`Store` in one SQLite file (``":memory:"`` for a throwaway one).
-
-    The file is in WAL mode. With ``sync="full"`` (the default) moves are on
-    disk when :meth:`add_moves` returns: nothing committed is lost, even if the
-    machine loses power. With ``sync="normal"`` a commit waits for no disk
-    flush: committed moves survive the server process being killed, but the
-    last ones may be lost if the machine itself goes down. One connection is
-    shared under a lock, so any thread may call it.
+    ``sync`` is how hard an SQLite commit waits for the disk (see
+    :class:`~pegs_rules.server.sqlite.SqliteStore`).
     """
-
-    def __init__(self, path: str, sync: str = "full") -> None:
-        if sync not in SYNC_MODES:
-            raise StoreError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
-        self._lock = threading.Lock()
+    if url.startswith(("postgresql://", "postgres://")):
         try:
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-            self._db.execute("pragma journal_mode=wal")
-            self._db.execute(f"pragma synchronous={sync}")
-            self._db.executescript(_SCHEMA)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot open the database {path!r}: {error}") from None
+            from pegs_rules.server.postgres import PostgresStore
+        except ImportError as error:
+            raise StoreError(
+                f"{error}; install the PostgreSQL driver with: pip install 'pegs-rules[postgres]'"
+            ) from None
+        return PostgresStore(url)
+    from pegs_rules.server.sqlite import SqliteStore
 
-    def create(self, game: StoredGame) -> None:
-        start = replace(game.record, moves=())
-        row = (
-            game.id,
-            json.dumps(to_data(start)),
-            json.dumps(list(game.seats)),
-            json.dumps(list(game.token_hashes)),
-            game.spectator_hash,
+    return SqliteStore(url, sync)
+
+
+# --- reading rows and notices back, the same for every store ----------------------------------
+
+
+def game_from_row(row: Sequence[object]) -> StoredGame:
+    """A game from its stored columns (id, start, seats, tokens, spectator, turn, ply, winner).
+
+    Raises :class:`StoreError` naming the game if they do not load.
+    """
+    game_id, start, seats, tokens, spectator, turn, ply, winner = row
+    try:
+        record = from_data(json.loads(str(start)), "record")
+        seat_list = json.loads(str(seats))
+        hashes = json.loads(str(tokens))
+        if not (
+            isinstance(seat_list, list)
+            and all(isinstance(s, str) for s in seat_list)
+            and isinstance(hashes, list)
+            and all(h is None or isinstance(h, str) for h in hashes)
+            and len(seat_list) == len(hashes) == record.players
+            and isinstance(spectator, str)
+        ):
+            raise ValueError("the seats or tokens do not match the players")
+        if not (isinstance(turn, int) and isinstance(ply, int) and 0 <= turn < record.players):
+            raise ValueError("the turn or ply is not a seat or a count")
+        if winner is not None and winner not in (0, 1):
+            raise ValueError("the winner is not a team")
+        return StoredGame(
+            str(game_id), record, tuple(seat_list), tuple(hashes), spectator, turn, ply, winner
         )
-        sql = (
-            "insert into games (id, created, start, seats, tokens, spectator) "
-            "values (?, (select coalesce(max(created), 0) + 1 from games), ?, ?, ?, ?)"
-        )
-        self._write(sql, row, f"cannot store game {game.id}")
+    except (ValueError, PegsError) as error:  # JSONDecodeError and FormatError are ValueErrors
+        raise StoreError(f"game {game_id} is damaged in the store: {error}") from None
 
-    def add_moves(self, moves: Sequence[StoredMove]) -> None:
-        with self._lock:
-            try:
-                self._db.execute("begin immediate")
-                self._db.executemany(
-                    "insert into moves (game, ply, move) values (?, ?, ?)",
-                    [(m.game, m.ply, m.move) for m in moves],
-                )
-                self._db.executemany(
-                    "update games set finished = 1 where id = ?",
-                    [(m.game,) for m in moves if m.finished],
-                )
-                self._db.execute("commit")
-            except sqlite3.Error as error:
-                if self._db.in_transaction:
-                    self._db.execute("rollback")
-                named = ", ".join(f"move {m.ply} of game {m.game}" for m in moves[:3])
-                raise StoreError(f"cannot store {named}: {error}") from None
 
-    def load(self, game_id: str) -> StoredGame | None:
-        rows = self._read("select * from games where id = ?", (game_id,))
-        return self._game(rows[0]) if rows else None
+def game_columns(game: StoredGame) -> tuple[str, str, str, str, str, bool, int]:
+    """The stored columns of a new game: id, start, seats, tokens, spectator, bots, turn."""
+    return (
+        game.id,
+        json.dumps(to_data(replace(game.record, moves=()))),
+        json.dumps(list(game.seats)),
+        json.dumps(list(game.token_hashes)),
+        game.spectator_hash,
+        game.bots,
+        game.turn,
+    )
 
-    def active(self) -> list[StoredGame]:
-        rows = self._read("select * from games where finished = 0 order by created", ())
-        return [self._game(row) for row in rows]
 
-    def active_ids(self) -> list[str]:
-        rows = self._read("select id from games where finished = 0 order by created", ())
-        return [str(row[0]) for row in rows]
+def checked_moves(game_id: str, since: int, rows: Sequence[Sequence[object]]) -> tuple[str, ...]:
+    """The move texts of rows (ply, move) read from ply ``since`` on; :class:`StoreError` on a gap."""
+    if [row[0] for row in rows] != list(range(since, since + len(rows))):
+        raise StoreError(f"game {game_id} is damaged in the store: the stored moves skip a ply")
+    return tuple(str(row[1]) for row in rows)
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
-    def _write(self, sql: str, row: tuple[object, ...], what: str) -> None:
-        with self._lock:
-            try:
-                self._db.execute(sql, row)
-            except sqlite3.Error as error:
-                raise StoreError(f"{what}: {error}") from None
+def notice_payload(notice: Notice) -> str:
+    """A notice as the text a store passes between servers."""
+    if isinstance(notice, SeatTaken):
+        return json.dumps(["seat", notice.game, notice.seat, notice.joined])
+    return json.dumps(["move", notice.game, notice.ply, notice.move, notice.turn, notice.winner])
 
-    def _read(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
-        with self._lock:
-            try:
-                return list(self._db.execute(sql, args))
-            except sqlite3.Error as error:
-                raise StoreError(f"cannot read the database: {error}") from None
 
-    def _game(self, row: tuple[object, ...]) -> StoredGame:
-        game_id, _, start, seats, tokens, spectator, finished = row
-        moves = self._read("select ply, move from moves where game = ? order by ply", (game_id,))
-        try:
-            if [ply for ply, _ in moves] != list(range(len(moves))):
-                raise ValueError("the stored moves skip a ply")
-            record = from_data(json.loads(str(start)), "record")
-            record = replace(record, moves=tuple(str(move) for _, move in moves))
-            seat_list = json.loads(str(seats))
-            hashes = json.loads(str(tokens))
-            if not (
-                isinstance(seat_list, list)
-                and all(isinstance(s, str) for s in seat_list)
-                and isinstance(hashes, list)
-                and all(h is None or isinstance(h, str) for h in hashes)
-                and len(seat_list) == len(hashes) == record.players
-                and isinstance(spectator, str)
-            ):
-                raise ValueError("the seats or tokens do not match the players")
-            return StoredGame(
-                str(game_id), record, tuple(seat_list), tuple(hashes), spectator, bool(finished)
-            )
-        except (ValueError, PegsError) as error:  # JSONDecodeError and FormatError are ValueErrors
-            raise StoreError(f"game {game_id} is damaged in the store: {error}") from None
+def read_notice(payload: str) -> Notice | None:
+    """The notice ``payload`` holds, or ``None`` if it is not one (a notice of a newer server)."""
+    try:
+        data = json.loads(payload)
+        if data[0] == "seat":
+            _, game, seat, joined = data
+            return SeatTaken(str(game), int(seat), int(joined))
+        if data[0] == "move":
+            _, game, ply, move, turn, winner = data
+            return StoredMove(str(game), int(ply), str(move), int(turn), winner)
+    except (ValueError, TypeError, IndexError, KeyError):
+        pass
+    return None

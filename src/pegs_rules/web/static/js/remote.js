@@ -6,8 +6,9 @@
 // the server). The server deals, judges and runs the bots; this transport only turns its
 // messages into updates and the person's moves into messages. It cannot start games or
 // study positions (can.setup and can.study are false). When the connection drops it
-// reconnects by itself and joins again with the same token, unless the server refused
-// it (close codes 1008 and 4001).
+// reconnects by itself, to its own origin, and joins again with the same token, unless the
+// server refused it (close codes 1008 and 4001). Behind a load balancer in front of several
+// servers on one database that may be another server: every one of them serves every game.
 
 import { Listeners } from "./transport.js";
 

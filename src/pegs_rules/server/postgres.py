@@ -1,0 +1,311 @@
+"""A :class:`~pegs_rules.server.store.Store` in PostgreSQL, shared by any number of server processes.
+
+The extra ``pegs-rules[postgres]`` (psycopg 3 and its connection pool).
+``pegs serve --db postgresql://USER@HOST:PORT/DB`` creates the tables it
+needs on first use. What the servers share, PostgreSQL does:
+
+* the primary key on ``moves (game, ply)`` refuses a second move for a ply,
+  so a move is judged once, by whichever server stored it first
+  (:class:`~pegs_rules.server.store.PlyTaken` for the others);
+* each commit that stores moves or seats a player sends a ``NOTIFY`` on the
+  channel ``pegs``, delivered to every server (``LISTEN``) after the commit
+  and in commit order;
+* each server holds a row in ``leases`` for each game whose bots it runs,
+  with an expiry it renews at every beat; an expired lease is claimed by
+  the next server that asks (``INSERT ... ON CONFLICT ... DO UPDATE ...
+  WHERE`` the lease has expired: decided on the row's latest version under
+  its lock, so two servers never both win it);
+* each server beats (a row in ``servers`` with an expiry): the seats joined
+  on a server that stopped beating no longer count as connected.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import psycopg
+from psycopg import errors
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from pegs_rules.server.store import (
+    Listener,
+    Notice,
+    PlyTaken,
+    SeatTaken,
+    Snapshot,
+    StoredGame,
+    StoredMove,
+    StoreError,
+    checked_moves,
+    game_columns,
+    game_from_row,
+    notice_payload,
+    read_notice,
+)
+
+log = logging.getLogger("pegs_rules.server")
+
+CHANNEL = "pegs"
+"""The ``NOTIFY`` channel every server listens on."""
+LISTEN_POLL = 0.5
+"""Seconds between the listener's checks that it should stop."""
+
+_SCHEMA = (
+    """create table if not exists games (
+    id text primary key,
+    created timestamptz not null default clock_timestamp(),
+    start text not null,
+    seats text not null,
+    tokens text not null,
+    spectator text not null,
+    bots boolean not null,
+    turn integer not null,
+    ply integer not null default 0,
+    winner integer,
+    snapshot_ply integer,
+    snapshot_state text,
+    snapshot_last text
+)""",
+    "create index if not exists active_games on games (created) where winner is null",
+    """create table if not exists moves (
+    game text not null references games(id),
+    ply integer not null,
+    move text not null,
+    primary key (game, ply)
+)""",
+    "create table if not exists servers (id text primary key, expires timestamptz not null)",
+    """create table if not exists leases (
+    game text primary key references games(id),
+    server text not null,
+    expires timestamptz not null
+)""",
+    "create index if not exists leases_held on leases (server)",
+    """create table if not exists seated (
+    game text not null,
+    seat integer not null,
+    server text not null,
+    joined bigint not null,
+    primary key (game, seat)
+)""",
+    "create sequence if not exists joins",
+)
+_SCHEMA_LOCK = 0x7065_6773
+"""The advisory lock held while the tables are created (servers may start together)."""
+_GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
+_LATER = "now() + %s * interval '1 second'"
+_ADD_MOVES = f"""
+    with m as (
+        select * from unnest(%s::text[], %s::int[], %s::text[], %s::int[], %s::int[], %s::text[])
+            as m(game, ply, move, turn, winner, notice)
+    ), stored as (
+        insert into moves (game, ply, move) select game, ply, move from m
+    ), moved as (
+        update games set ply = m.ply + 1, turn = m.turn, winner = m.winner from m
+        where games.id = m.game
+    ), ended as (
+        delete from leases using m where leases.game = m.game and m.winner is not null
+    )
+    select pg_notify('{CHANNEL}', notice) from m"""
+"""A batch of moves stored, each game's header brought up to date, and every move announced."""
+
+
+class PostgresStore:
+    """A store in the PostgreSQL database at ``url`` (``postgresql://USER@HOST:PORT/DB``)."""
+
+    def __init__(self, url: str, connections: int = 4) -> None:
+        self.url = url
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
+        try:
+            self._pool = ConnectionPool(
+                url, min_size=1, max_size=connections, open=True, timeout=10, name="pegs"
+            )
+            with self._transaction("cannot create the tables") as db:
+                db.execute("select pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                for statement in _SCHEMA:
+                    db.execute(statement)
+        except (psycopg.Error, PoolTimeout) as error:
+            raise StoreError(f"cannot open the database: {error}") from None
+
+    def create(self, game: StoredGame, server: str, seconds: float) -> None:
+        sql = (
+            "insert into games (id, start, seats, tokens, spectator, bots, turn) "
+            "values (%s, %s, %s, %s, %s, %s, %s)"
+        )
+        with self._transaction(f"cannot store game {game.id}") as db:
+            db.execute(sql, game_columns(game))
+            if game.bots:
+                db.execute(
+                    f"insert into leases (game, server, expires) values (%s, %s, {_LATER})",
+                    (game.id, server, seconds),
+                )
+
+    def add_moves(self, moves: Sequence[StoredMove]) -> None:
+        moves = sorted(moves, key=lambda m: m.game)  # rows locked in one order: no deadlock
+        named = ", ".join(f"move {m.ply} of game {m.game}" for m in moves[:3])
+        columns = [
+            [m.game for m in moves],
+            [m.ply for m in moves],
+            [m.move for m in moves],
+            [m.turn for m in moves],
+            [m.winner for m in moves],
+            [notice_payload(m) for m in moves],
+        ]
+        with self._transaction(f"cannot store {named}") as db:
+            db.execute(_ADD_MOVES, columns)  # one statement for the batch, its notices last
+            for move in moves:
+                if move.snapshot is not None:
+                    self._keep(db, move.game, move.snapshot)
+
+    def load(self, game_id: str) -> StoredGame | None:
+        rows = self._read(f"select {_GAME} from games where id = %s", (game_id,))
+        return game_from_row(rows[0]) if rows else None
+
+    def moves(self, game_id: str, since: int = 0) -> tuple[str, ...]:
+        sql = "select ply, move from moves where game = %s and ply >= %s order by ply"
+        return checked_moves(game_id, since, self._read(sql, (game_id, since)))
+
+    def snapshot(self, game_id: str) -> Snapshot | None:
+        sql = "select snapshot_ply, snapshot_state, snapshot_last from games where id = %s"
+        rows = self._read(sql, (game_id,))
+        if not rows or rows[0][0] is None:
+            return None
+        ply, state, last = rows[0]
+        return Snapshot(int(ply), str(state), None if last is None else str(last))
+
+    def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        with self._transaction(f"cannot keep a snapshot of game {game_id}") as db:
+            self._keep(db, game_id, snapshot)
+
+    def count_active(self) -> int:
+        return int(self._read("select count(*) from games where winner is null", ())[0][0])
+
+    def lease(self, server: str, seconds: float, claim: int) -> set[str]:
+        later = {"server": server, "seconds": seconds, "claim": claim}
+        claim_sql = """
+            insert into leases (game, server, expires)
+            select g.id, %(server)s, now() + %(seconds)s * interval '1 second' from games g
+            where g.winner is null and g.bots and not exists (
+                select 1 from leases l where l.game = g.id and l.expires > now())
+            order by g.created limit %(claim)s
+            on conflict (game) do update set server = excluded.server, expires = excluded.expires
+            where leases.expires <= now()"""
+        with self._transaction("cannot renew the leases") as db:
+            db.execute(
+                f"insert into servers (id, expires) values (%(server)s, {_LATER % '%(seconds)s'})"
+                " on conflict (id) do update set expires = excluded.expires",
+                later,
+            )
+            db.execute(
+                f"update leases set expires = {_LATER % '%(seconds)s'} where server = %(server)s",
+                later,
+            )
+            db.execute(claim_sql, later)
+            rows = db.execute("select game from leases where server = %s", (server,))
+            return {str(row[0]) for row in rows}
+
+    def release(self, server: str) -> None:
+        with self._transaction("cannot release the leases") as db:
+            db.execute("delete from leases where server = %s", (server,))
+            db.execute("delete from seated where server = %s", (server,))
+            db.execute("delete from servers where id = %s", (server,))
+
+    def sweep(self, seconds: float) -> None:
+        with self._transaction("cannot sweep the servers") as db:
+            db.execute(
+                "delete from servers where expires < now() - %s * interval '1 second'", (seconds,)
+            )
+            db.execute(
+                "delete from seated d where not exists (select 1 from servers s where s.id = d.server)"
+            )
+
+    def take_seat(self, game_id: str, seat: int, server: str) -> int:
+        sql = (
+            "insert into seated (game, seat, server, joined) values (%s, %s, %s, nextval('joins'))"
+            " on conflict (game, seat) do update"
+            " set server = excluded.server, joined = excluded.joined returning joined"
+        )
+        with self._transaction(f"cannot seat a player of game {game_id}") as db:
+            row = db.execute(sql, (game_id, seat, server)).fetchone()
+            assert row is not None
+            joined = int(row[0])
+            notice = notice_payload(SeatTaken(game_id, seat, joined))
+            db.execute("select pg_notify(%s, %s)", (CHANNEL, notice))
+        return joined
+
+    def leave_seat(self, game_id: str, seat: int, joined: int) -> None:
+        sql = "delete from seated where game = %s and seat = %s and joined = %s"
+        with self._transaction(f"cannot unseat a player of game {game_id}") as db:
+            db.execute(sql, (game_id, seat, joined))
+
+    def connected(self, game_id: str) -> list[int]:
+        sql = (
+            "select d.seat from seated d join servers s on s.id = d.server "
+            "where d.game = %s and s.expires > now() order by d.seat"
+        )
+        return [int(row[0]) for row in self._read(sql, (game_id,))]
+
+    def listen(self, listener: Listener) -> None:
+        """Listen on a connection of its own, in a thread (reconnecting if it drops); return once listening."""
+        listening = threading.Event()
+        self._listener = threading.Thread(
+            target=self._listen, args=(listener, listening), daemon=True, name="pegs-listen"
+        )
+        self._listener.start()
+        if not listening.wait(10.0):
+            raise StoreError("cannot listen to the database")
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._listener is not None:
+            self._listener.join(LISTEN_POLL * 4)
+        self._pool.close()
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _transaction(self, what: str) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection in one transaction; errors become :class:`StoreError` saying ``what``."""
+        try:
+            with self._pool.connection() as db:
+                yield db
+        except errors.UniqueViolation as error:
+            if error.diag.table_name == "moves":
+                raise PlyTaken(f"{what}: the ply is stored already") from None
+            raise StoreError(f"{what}: {error}") from None
+        except (psycopg.Error, PoolTimeout) as error:
+            raise StoreError(f"{what}: {error}") from None
+
+    def _keep(self, db: Any, game_id: str, snapshot: Snapshot) -> None:
+        db.execute(
+            "update games set snapshot_ply = %s, snapshot_state = %s, snapshot_last = %s "
+            "where id = %s and coalesce(snapshot_ply, -1) < %s",
+            (snapshot.ply, snapshot.state, snapshot.last, game_id, snapshot.ply),
+        )
+
+    def _read(self, sql: str, args: Sequence[object]) -> list[tuple[Any, ...]]:
+        with self._transaction("cannot read the database") as db:
+            return list(db.execute(sql, args))
+
+    def _listen(self, listener: Listener, listening: threading.Event) -> None:
+        missed = False
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as db:
+                    db.execute(f"listen {CHANNEL}")
+                    listening.set()
+                    if missed:  # notices may have come while we were away
+                        listener(None)
+                    while not self._stop.is_set():
+                        for notice in db.notifies(timeout=LISTEN_POLL):
+                            read: Notice | None = read_notice(notice.payload)
+                            if read is not None:
+                                listener(read)
+            except psycopg.Error as error:
+                log.warning("listening to the database failed (%s); trying again", error)
+                missed = True
+                self._stop.wait(1.0)

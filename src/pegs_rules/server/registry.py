@@ -1,0 +1,571 @@
+"""The games of one server process: :class:`Registry` creates them, checks tokens, routes moves.
+
+Any number of server processes may share one store (PostgreSQL); each holds
+in memory the games its connections watch and the games whose bots it runs.
+
+* **A move is judged once.** A seat's move is judged against the position
+  this server holds, under the game's lock, and stored; the store refuses a
+  second move for a ply (:class:`~pegs_rules.server.store.PlyTaken`), in
+  which case this server reads the moves it missed and judges the request
+  again against the new position.
+* **Everyone hears of it.** The server that stored a move tells its own
+  connections at once; every other server hears of it from the store
+  (:meth:`~pegs_rules.server.store.Store.listen`) and makes it too, in ply
+  order, reading the store for any it missed.
+* **Bots run where the lease is.** Each server beats every
+  :data:`BEAT_SECONDS`: it renews the leases of the games whose bots it runs,
+  and claims games whose lease ran out (not renewed for
+  :data:`LEASE_SECONDS`: their server is gone).
+
+Bots choose on an executor (a process pool by default), never on the event
+loop, so a thinking bot delays no other game. Store calls run on threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from pegs_rules.bots import GreedyBot
+from pegs_rules.errors import AmbiguousMoveError, IllegalMoveError, NotationError, PegsError
+from pegs_rules.events import apply_with_events
+from pegs_rules.moves import Move
+from pegs_rules.notation import parse_move
+from pegs_rules.records import GameRecord
+from pegs_rules.rules import Rules
+from pegs_rules.server import protocol
+from pegs_rules.server.games import (
+    CHECKPOINT,
+    DAMAGED,
+    HUMAN,
+    Connection,
+    Last,
+    LiveGame,
+    advance,
+    bot_move,
+    rebuild,
+    seat_of,
+    snapshot_of,
+    summary,
+    token_hash,
+)
+from pegs_rules.server.protocol import ProtocolError
+from pegs_rules.server.store import (
+    Notice,
+    PlyTaken,
+    SeatTaken,
+    Store,
+    StoredGame,
+    StoredMove,
+    StoreError,
+)
+from pegs_rules.state import GameState
+from pegs_rules.views import view
+
+log = logging.getLogger("pegs_rules.server")
+
+T = TypeVar("T")
+
+BEAT_SECONDS = 1.0
+"""How often a server renews its leases and claims games left without a server."""
+LEASE_SECONDS = 4.0
+"""A lease not renewed for this long runs out: its game goes to another server."""
+CLAIM_AT_ONCE = 20
+"""The most games a server claims in one beat (survivors share a dead server's games)."""
+SWEEP_SECONDS = 3600.0
+"""Servers dead this long are forgotten, with their seats."""
+MAX_SPECTATORS = 64
+"""Spectator connections a game may have on one server."""
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A new game: its id, the token of each human seat and the spectator token."""
+
+    id: str
+    tokens: dict[int, str]
+    spectator: str
+
+
+class Registry:
+    """Every game this server process holds.
+
+    Args:
+        store: where games are kept (shared with any other server on it).
+        bot_executor: where bots think (``None``: a thread of the default executor).
+        max_games: how many unfinished games the store may hold at once.
+        server: this server's name in the store (default: a new random one).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        bot_executor: Executor | None,
+        max_games: int,
+        server: str | None = None,
+    ) -> None:
+        self.store = store
+        self.bot_executor = bot_executor
+        self.max_games = max_games
+        self.server = server or secrets.token_hex(8)
+        self.games: dict[str, LiveGame] = {}
+        self.leased: set[str] = set()
+        self.damaged: set[str] = set()
+        self._opening: dict[str, asyncio.Task[LiveGame]] = {}
+        self._joining: collections.Counter[str] = collections.Counter()
+        self._io = ThreadPoolExecutor(2, thread_name_prefix="pegs-store")
+        self._pending: list[tuple[StoredMove, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._beating: asyncio.Task[None] | None = None
+        self._chores: set[asyncio.Task[Any]] = set()
+
+    # -- the store, off the event loop ------------------------------------------------------
+
+    async def _call(self, call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._io, call, *args)
+
+    def _later(self, call: Callable[..., object], *args: Any) -> None:
+        """Run a store call that nobody waits for; a failure is logged."""
+
+        async def chore() -> None:
+            try:
+                await self._call(call, *args)
+            except StoreError as error:
+                log.warning("%s", error)
+
+        task = asyncio.create_task(chore())
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _durable(self, move: StoredMove) -> None:
+        """Return once ``move`` is committed; moves arriving meanwhile share a commit."""
+        done = asyncio.get_running_loop().create_future()
+        self._pending.append((move, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            moves = [move for move, _ in batch]
+            try:
+                await self._call(self.store.add_moves, moves)
+                outcomes: list[BaseException | None] = [None] * len(batch)
+            except StoreError as error:  # one refused move must not sink the others
+                if len(batch) == 1:
+                    outcomes = [error]
+                else:
+                    outcomes = []
+                    for move in moves:
+                        try:
+                            await self._call(self.store.add_moves, [move])
+                            outcomes.append(None)
+                        except StoreError as single:
+                            outcomes.append(single)
+            for (_, done), outcome in zip(batch, outcomes, strict=True):
+                if outcome is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(outcome)
+
+    # -- starting, beating, stopping ------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen to the store, take a place among its servers and set the bots of its games going."""
+        loop = asyncio.get_running_loop()
+
+        def deliver(notice: Notice | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody to tell
+                loop.call_soon_threadsafe(self._heard, notice)
+
+        await self._call(self.store.listen, deliver)
+        await self._beat()
+        self._beating = asyncio.create_task(self._beat_forever())
+        log.info("server %s: running the bots of %d games", self.server, len(self.leased))
+
+    async def _beat_forever(self) -> None:
+        beats = 0
+        while True:
+            await asyncio.sleep(BEAT_SECONDS)
+            beats += 1
+            try:
+                await self._beat()
+                if beats % 600 == 0:
+                    await self._call(self.store.sweep, SWEEP_SECONDS)
+            except StoreError as error:
+                log.warning("server %s: %s", self.server, error)
+
+    async def _beat(self) -> None:
+        """Renew this server's leases, claim free ones, and act on the difference."""
+        before = set(self.leased)
+        held = await self._call(self.store.lease, self.server, LEASE_SECONDS, CLAIM_AT_ONCE)
+        lost, gained = before - held, held - self.leased - self.damaged
+        self.leased = (self.leased - lost) | held  # games created meanwhile stay leased
+        for game_id in lost:
+            game = self.games.get(game_id)
+            if game is not None:
+                log.warning("server %s: lost the lease of game %s", self.server, game_id)
+                self._stop_bots(game)
+                self._forget_if_idle(game)
+        for game_id in gained:
+            try:
+                stored = await self._call(self.store.load, game_id)
+                if stored is None or stored.finished:
+                    continue
+                game = await self._open(stored)
+            except StoreError as error:
+                self._damage(game_id, error)
+                continue
+            self._wake_bots(game)
+
+    async def close(self) -> None:
+        """Stop the bots, give up this server's leases and seats, and release the store."""
+        if self._beating is not None:
+            self._beating.cancel()
+        tasks = [g.bots for g in self.games.values() if g.bots is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, *self._chores, return_exceptions=True)
+        try:
+            await self._call(self.store.release, self.server)
+        except StoreError as error:
+            log.warning("server %s: %s", self.server, error)
+        self._io.shutdown(wait=True)
+        self.store.close()
+
+    # -- loading and creating -------------------------------------------------------------------
+
+    async def _open(self, stored: StoredGame) -> LiveGame:
+        """The game in memory, rebuilt from the store if it is not (once, however many ask)."""
+        game = self.games.get(stored.id)
+        if game is not None:
+            return game
+        task = self._opening.get(stored.id)
+        if task is None:
+            task = asyncio.create_task(self._load(stored))
+            self._opening[stored.id] = task
+            task.add_done_callback(lambda _: self._opening.pop(stored.id, None))
+        return await asyncio.shield(task)
+
+    async def _load(self, stored: StoredGame) -> LiveGame:
+        snapshot = await self._call(self.store.snapshot, stored.id)
+        moves = await self._call(self.store.moves, stored.id, snapshot.ply if snapshot else 0)
+        try:
+            game = rebuild(stored, snapshot, moves)
+        except StoreError as error:
+            if snapshot is None:
+                raise
+            log.warning("%s; replaying it from the deal", error)
+            game = rebuild(stored, None, await self._call(self.store.moves, stored.id, 0))
+        self.games[stored.id] = game
+        self._follow(game, from_store=True)  # moves stored while it loaded
+        return game
+
+    async def create(self, rules: Rules, players: int, seats: tuple[str, ...]) -> Created:
+        """Deal a new game from a secret seed and store it; this server runs its bots."""
+        if await self._call(self.store.count_active) >= self.max_games:
+            raise ProtocolError("unavailable", "the server is running as many games as it may")
+        game_id = secrets.token_urlsafe(9)
+        tokens = {s: secrets.token_urlsafe(24) for s, kind in enumerate(seats) if kind == HUMAN}
+        spectator = secrets.token_urlsafe(24)
+        record = GameRecord(rules=rules, players=players, seed=secrets.randbits(64))
+        start = record.start()
+        stored = StoredGame(
+            game_id,
+            record,
+            seats,
+            tuple(token_hash(tokens[s]) if s in tokens else None for s in range(players)),
+            token_hash(spectator),
+            turn=start.turn,
+        )
+        await self._call(self.store.create, stored, self.server, LEASE_SECONDS)
+        if stored.bots:  # its bots run here; a game of people is loaded when someone joins
+            game = self.games[game_id] = LiveGame(stored, start, None)
+            self.leased.add(game_id)
+            self._wake_bots(game)
+        return Created(game_id, tokens, spectator)
+
+    async def summary(self, game_id: str) -> dict[str, object] | None:
+        """What anyone may know of a game, read from the store (nothing replayed); ``None`` if unknown."""
+        stored = await self._call(self.store.load, game_id)
+        if stored is None:
+            return None
+        return summary(stored, await self._call(self.store.connected, game_id))
+
+    async def record(self, game_id: str) -> GameRecord | None:
+        """The record of a finished game, ``None`` if there is no such game.
+
+        Raises :class:`ProtocolError` (``unavailable``) while the game is in play.
+        """
+        stored = await self._call(self.store.load, game_id)
+        if stored is None:
+            return None
+        if not stored.finished:
+            raise ProtocolError("unavailable", "the game is still in play")
+        moves = await self._call(self.store.moves, game_id)
+        try:
+            return replace(stored.record, moves=moves)
+        except PegsError as error:
+            raise StoreError(f"game {game_id}: its record does not load: {error}") from None
+
+    # -- connections ----------------------------------------------------------------------------
+
+    async def join(self, game_id: str, token: str, connection: Connection) -> LiveGame:
+        """Attach ``connection`` to a game by token; it is told its seat and the position.
+
+        The token is checked against the stored header before anything is
+        replayed; a game that no longer loads is refused with :data:`DAMAGED`.
+        """
+        self._joining[game_id] += 1
+        try:
+            game = self.games.get(game_id)
+            try:
+                stored = game.stored if game else await self._call(self.store.load, game_id)
+            except StoreError as error:
+                self._damage(game_id, error)
+                raise ProtocolError("unavailable", DAMAGED) from None
+            if stored is None:
+                raise ProtocolError("bad_token")
+            try:
+                seat = seat_of(stored, token)
+            except KeyError:
+                raise ProtocolError("bad_token") from None
+            if game_id in self.damaged:
+                raise ProtocolError("unavailable", DAMAGED)
+            if game is None:
+                try:
+                    game = await self._open(stored)
+                except StoreError as error:
+                    self._damage(game_id, error)
+                    raise ProtocolError("unavailable", DAMAGED) from None
+            if seat is None:
+                if sum(c.seat is None for c in game.connections) >= MAX_SPECTATORS:
+                    raise ProtocolError("unavailable", "this game has as many spectators as it may")
+            else:
+                try:
+                    joined = await self._call(self.store.take_seat, game_id, seat, self.server)
+                except StoreError as error:
+                    log.error("game %s: %s", game_id, error)
+                    raise ProtocolError("server_error") from None
+                connection.joined = joined
+                self._replace(game, seat, joined)
+            connection.seat = seat
+            game.connections.append(connection)
+        finally:
+            self._joining[game_id] -= 1
+            if not self._joining[game_id]:
+                del self._joining[game_id]
+        connection.send(protocol.welcome(game.id, seat, game.seats, game.state.rules.name))
+        connection.send(game.message_for(connection))
+        return game
+
+    def leave(self, game: LiveGame, connection: Connection) -> None:
+        if connection in game.connections:
+            game.connections.remove(connection)
+            if connection.seat is not None:
+                self._later(self.store.leave_seat, game.id, connection.seat, connection.joined)
+        self._forget_if_idle(game)
+
+    def _replace(self, game: LiveGame, seat: int, joined: int) -> None:
+        """Close this server's connections of ``seat`` older than join number ``joined``."""
+        for old in [c for c in game.connections if c.seat == seat and c.joined < joined]:
+            game.connections.remove(old)
+            old.close("replaced")
+
+    def _forget_if_idle(self, game: LiveGame) -> None:
+        """Drop a game nobody here watches and whose bots run elsewhere (or are done)."""
+        over = game.state.is_over
+        busy = game.connections or self._joining[game.id] or (game.id in self.leased and not over)
+        if busy or self.games.get(game.id) is not game:
+            return
+        del self.games[game.id]
+        if not over:
+            self._stop_bots(game)
+            if game.state.ply > game.snapshot_ply:
+                self._later(self.store.save_snapshot, game.id, game.snapshot())
+
+    def _damage(self, game_id: str, error: StoreError) -> None:
+        """A game that no longer loads: log why, and refuse it from now on."""
+        if game_id not in self.damaged:
+            log.error("%s", error)
+        self.damaged.add(game_id)
+        game = self.games.pop(game_id, None)
+        if game is not None:
+            self._stop_bots(game)
+            for connection in game.connections:
+                connection.close("unavailable", DAMAGED)
+            game.connections.clear()
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    async def play(self, game: LiveGame, seat: int | None, request: protocol.MoveRequest) -> None:
+        """Judge and, if legal, make a seat's move; :class:`ProtocolError` if refused.
+
+        An illegal move raises :class:`IllegalMoveError` (the rule and its reason).
+        """
+        if seat is None:
+            raise ProtocolError("spectator")
+        async with game.lock:
+            while True:
+                move = self._judge(game.state, seat, request)
+                try:
+                    await self._commit(game, move)
+                    break
+                except PlyTaken:  # another server stored this ply first: judge again after it
+                    game.stale = True
+                    await self._catch_up(game)
+        self._wake_bots(game)
+
+    @staticmethod
+    def _judge(state: GameState, seat: int, request: protocol.MoveRequest) -> Move:
+        """The move ``request`` names in ``state``, or why it is refused."""
+        if state.is_over:
+            raise ProtocolError("game_over", f"the game is over: team {state.winner} won")
+        if seat != state.turn:
+            raise ProtocolError("not_your_turn", f"it is seat {state.turn}'s turn")
+        if request.ply is not None and request.ply != state.ply:
+            raise ProtocolError("stale", f"the game is at ply {state.ply}, not {request.ply}")
+        try:
+            return parse_move(state, request.move)
+        except AmbiguousMoveError as error:
+            candidates = [str(move) for move in error.candidates]
+            raise ProtocolError("ambiguous", str(error), candidates) from None
+        except IllegalMoveError:
+            raise
+        except NotationError as error:
+            raise ProtocolError("notation", str(error)) from None
+
+    async def _commit(self, game: LiveGame, move: Move) -> None:
+        """Store ``move`` durably, then make it and tell everyone here (the game's lock held).
+
+        Raises :class:`PlyTaken` if another server stored this ply first, and
+        :class:`ProtocolError` (``server_error``) if the store failed.
+        """
+        after, events = apply_with_events(game.state, move)
+        text = str(move)
+        last = (text, events)
+        snapshot = None
+        if after.is_over or after.ply % CHECKPOINT == 0:
+            snapshot = snapshot_of(after, last)
+        stored = StoredMove(game.id, game.state.ply, text, after.turn, after.winner, snapshot)
+        try:
+            await self._durable(stored)
+        except PlyTaken:
+            raise
+        except StoreError as error:
+            log.error("game %s: %s", game.id, error)
+            raise ProtocolError("server_error") from None
+        if snapshot is not None:
+            game.snapshot_ply = after.ply
+        self._show(game, after, last)
+
+    def _show(self, game: LiveGame, state: GameState, last: Last) -> None:
+        """Make ``state`` the game's position and send it to every connection here."""
+        game.state, game.last = state, last
+        for connection in list(game.connections):
+            connection.send(game.message_for(connection))
+        if state.is_over:
+            self.leased.discard(game.id)
+            self._forget_if_idle(game)
+
+    # -- following the store ----------------------------------------------------------------
+
+    def _heard(self, notice: Notice | None) -> None:
+        """A notice from the store (on the event loop)."""
+        if notice is None:  # some may have been missed: read every game's moves again
+            for held in list(self.games.values()):
+                self._follow(held, from_store=True)
+            return
+        game = self.games.get(notice.game)
+        if game is None:
+            return
+        if isinstance(notice, SeatTaken):
+            self._replace(game, notice.seat, notice.joined)
+        elif notice.ply >= game.state.ply:  # not one this server made itself
+            game.heard[notice.ply] = notice.move
+            self._follow(game)
+
+    def _follow(self, game: LiveGame, from_store: bool = False) -> None:
+        """Make the moves heard (and, ``from_store``, any stored) in a task of their own."""
+        game.stale = game.stale or from_store
+        if game.following is None or game.following.done():
+            game.following = asyncio.create_task(self._follow_moves(game))
+
+    async def _follow_moves(self, game: LiveGame) -> None:
+        async with game.lock:
+            await self._catch_up(game)
+        self._wake_bots(game)
+
+    async def _catch_up(self, game: LiveGame) -> None:
+        """Make the moves other servers stored, in ply order (the game's lock held)."""
+        try:
+            while True:
+                ply = game.state.ply
+                text = game.heard.pop(ply, None)
+                if text is not None:
+                    self._show(game, *advance(game, text))
+                elif game.stale or any(p > ply for p in game.heard):
+                    game.stale = False
+                    stored = await self._call(self.store.moves, game.id, ply)
+                    for text in stored:
+                        self._show(game, *advance(game, text))
+                    if not stored:
+                        game.heard.clear()
+                else:
+                    break
+        except StoreError as error:
+            self._damage(game.id, error)
+        for ply in [p for p in game.heard if p < game.state.ply]:
+            del game.heard[ply]
+
+    # -- bots -------------------------------------------------------------------------------
+
+    def _wake_bots(self, game: LiveGame) -> None:
+        state = game.state
+        waiting = not state.is_over and game.seats[state.turn] != HUMAN
+        if waiting and game.id in self.leased and (game.bots is None or game.bots.done()):
+            game.bots = asyncio.get_running_loop().create_task(self._run_bots(game))
+
+    @staticmethod
+    def _stop_bots(game: LiveGame) -> None:
+        if game.bots is not None:
+            game.bots.cancel()
+            game.bots = None
+
+    async def _run_bots(self, game: LiveGame) -> None:
+        """Play the bots' turns while this server holds the lease and a bot is to act."""
+        loop = asyncio.get_running_loop()
+        while (
+            game.id in self.leased
+            and not game.state.is_over
+            and game.seats[game.state.turn] != HUMAN
+        ):
+            state = game.state
+            kind = game.seats[state.turn]
+            seen, legal = view(state, state.turn), game.legal()
+            seed = secrets.randbits(32)
+            try:
+                move = await loop.run_in_executor(
+                    self.bot_executor, bot_move, kind, seed, seen, legal
+                )
+            except Exception as error:  # a broken worker: the seat still gets a legal move
+                log.error("game %s: bot %s failed (%r); playing greedy", game.id, kind, error)
+                move = GreedyBot(seed).choose(seen, legal)
+            async with game.lock:
+                if game.state is not state or move not in legal or game.id not in self.leased:
+                    continue
+                try:
+                    await self._commit(game, move)
+                except PlyTaken:  # another server played it: carry on from there
+                    game.stale = True
+                    await self._catch_up(game)
+                except ProtocolError:
+                    await asyncio.sleep(1.0)  # the store failed: try again shortly

@@ -1,0 +1,315 @@
+"""The default :class:`~pegs_rules.server.store.Store`: one SQLite file, for one server process.
+
+>>> from pegs_rules import ARIZONA
+>>> from pegs_rules.records import GameRecord
+>>> from pegs_rules.server.store import StoredGame, StoredMove
+>>> store = SqliteStore(":memory:")
+>>> game = StoredGame("g1", GameRecord(rules=ARIZONA, players=4, seed=5),
+...                   ("human", "greedy", "human", "greedy"), ("a" * 64, None, "b" * 64, None),
+...                   "c" * 64, turn=1)
+>>> store.create(game, "server-1", seconds=5.0)
+>>> store.add_moves([StoredMove("g1", 0, "discard 7", turn=2)])
+>>> store.moves("g1"), store.load("g1").turn
+(('discard 7',), 2)
+>>> store.lease("server-1", 5.0, claim=10)
+{'g1'}
+
+Only one server process may use a file: its notices (:meth:`SqliteStore.listen`)
+reach that process alone. Several processes need
+:class:`~pegs_rules.server.postgres.PostgresStore`. Who is connected where (the
+servers' beats, the seats taken) is kept in memory, not in the file: it would
+not outlive the process anyway, and a join costs no disk flush.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from pegs_rules.errors import PegsError
+from pegs_rules.records import replay
+from pegs_rules.server.store import (
+    Listener,
+    Notice,
+    PlyTaken,
+    SeatTaken,
+    Snapshot,
+    StoredGame,
+    StoredMove,
+    StoreError,
+    checked_moves,
+    game_columns,
+    game_from_row,
+)
+
+SYNC_MODES = ("full", "normal")
+"""How hard a commit waits for the disk (see :class:`SqliteStore`)."""
+VERSION = 1
+"""The layout of the file (``pragma user_version``); 0.2's files (0) are upgraded on opening."""
+
+_SCHEMA = (
+    """create table if not exists games (
+    id text primary key,
+    created integer not null,
+    start text not null,
+    seats text not null,
+    tokens text not null,
+    spectator text not null,
+    bots integer not null,
+    turn integer not null,
+    ply integer not null default 0,
+    winner integer,
+    snapshot_ply integer,
+    snapshot_state text,
+    snapshot_last text
+)""",
+    "create index if not exists active_games on games (created) where winner is null",
+    """create table if not exists moves (
+    game text not null references games(id),
+    ply integer not null,
+    move text not null,
+    primary key (game, ply)
+)""",
+    "create table live.servers (id text primary key, expires real not null)",
+    """create table if not exists leases (
+    game text primary key,
+    server text not null,
+    expires real not null
+)""",
+    """create table live.seated (
+    game text not null,
+    seat integer not null,
+    server text not null,
+    joined integer not null,
+    primary key (game, seat)
+)""",
+)
+_GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
+
+
+class SqliteStore:
+    """A store in one SQLite file (``":memory:"`` for a throwaway one).
+
+    The file is in WAL mode. With ``sync="full"`` (the default) moves are on
+    disk when :meth:`add_moves` returns: nothing committed is lost, even if the
+    machine loses power. With ``sync="normal"`` a commit waits for no disk
+    flush: committed moves survive the server process being killed, but the
+    last ones may be lost if the machine itself goes down. One connection is
+    shared under a lock, so any thread may call it.
+    """
+
+    def __init__(self, path: str, sync: str = "full") -> None:
+        if sync not in SYNC_MODES:
+            raise StoreError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
+        self._lock = threading.Lock()
+        self._listeners: list[Listener] = []
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("pragma journal_mode=wal")
+            self._db.execute("attach database ':memory:' as live")  # who is connected: not kept
+            self._db.execute(f"pragma synchronous={sync}")
+            version = self._db.execute("pragma user_version").fetchone()[0]
+            old = self._db.execute("select 1 from sqlite_master where name = 'games'").fetchone()
+            if old and version < VERSION:
+                self._upgrade()
+            for statement in _SCHEMA:
+                self._db.execute(statement)
+            self._db.execute(f"pragma user_version={VERSION}")
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path!r}: {error}") from None
+
+    def create(self, game: StoredGame, server: str, seconds: float) -> None:
+        sql = (
+            "insert into games (id, start, seats, tokens, spectator, bots, turn, created) "
+            "values (?, ?, ?, ?, ?, ?, ?, (select coalesce(max(created), 0) + 1 from games))"
+        )
+        with self._transaction(f"cannot store game {game.id}"):
+            self._db.execute(sql, game_columns(game))
+            if game.bots:
+                lease = (game.id, server, time.time() + seconds)
+                self._db.execute(
+                    "insert into leases (game, server, expires) values (?, ?, ?)", lease
+                )
+
+    def add_moves(self, moves: Sequence[StoredMove]) -> None:
+        named = ", ".join(f"move {m.ply} of game {m.game}" for m in moves[:3])
+        with self._transaction(f"cannot store {named}"):
+            self._db.executemany(
+                "insert into moves (game, ply, move) values (?, ?, ?)",
+                [(m.game, m.ply, m.move) for m in moves],
+            )
+            self._db.executemany(
+                "update games set ply = ?, turn = ?, winner = ? where id = ?",
+                [(m.ply + 1, m.turn, m.winner, m.game) for m in moves],
+            )
+            for move in moves:
+                if move.snapshot is not None:
+                    self._keep(move.game, move.snapshot)
+                if move.winner is not None:
+                    self._db.execute("delete from leases where game = ?", (move.game,))
+        self._tell(moves)
+
+    def load(self, game_id: str) -> StoredGame | None:
+        rows = self._read(f"select {_GAME} from games where id = ?", (game_id,))
+        return game_from_row(rows[0]) if rows else None
+
+    def moves(self, game_id: str, since: int = 0) -> tuple[str, ...]:
+        sql = "select ply, move from moves where game = ? and ply >= ? order by ply"
+        return checked_moves(game_id, since, self._read(sql, (game_id, since)))
+
+    def snapshot(self, game_id: str) -> Snapshot | None:
+        sql = "select snapshot_ply, snapshot_state, snapshot_last from games where id = ?"
+        rows = self._read(sql, (game_id,))
+        if not rows or rows[0][0] is None:
+            return None
+        ply, state, last = rows[0]
+        return Snapshot(int(str(ply)), str(state), None if last is None else str(last))
+
+    def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        with self._transaction(f"cannot keep a snapshot of game {game_id}"):
+            self._keep(game_id, snapshot)
+
+    def count_active(self) -> int:
+        return int(str(self._read("select count(*) from games where winner is null", ())[0][0]))
+
+    def lease(self, server: str, seconds: float, claim: int) -> set[str]:
+        now = time.time()
+        free = (
+            "select g.id from games g where g.winner is null and g.bots and not exists ("
+            " select 1 from leases l where l.game = g.id and l.expires > ?)"
+            " order by g.created limit ?"
+        )
+        with self._transaction("cannot renew the leases"):
+            self._db.execute(
+                "insert or replace into live.servers (id, expires) values (?, ?)",
+                (server, now + seconds),
+            )
+            self._db.execute(
+                "update leases set expires = ? where server = ?", (now + seconds, server)
+            )
+            games = [row[0] for row in self._db.execute(free, (now, claim))]
+            self._db.executemany(
+                "insert or replace into leases (game, server, expires) values (?, ?, ?)",
+                [(game, server, now + seconds) for game in games],
+            )
+            rows = self._db.execute("select game from leases where server = ?", (server,))
+            return {str(row[0]) for row in rows}
+
+    def release(self, server: str) -> None:
+        with self._transaction("cannot release the leases"):
+            for table in ("leases", "live.seated"):
+                self._db.execute(f"delete from {table} where server = ?", (server,))
+            self._db.execute("delete from live.servers where id = ?", (server,))
+
+    def sweep(self, seconds: float) -> None:
+        with self._transaction("cannot sweep the servers"):
+            self._db.execute("delete from live.servers where expires < ?", (time.time() - seconds,))
+            self._db.execute(
+                "delete from live.seated where server not in (select id from live.servers)", ()
+            )
+
+    def take_seat(self, game_id: str, seat: int, server: str) -> int:
+        with self._transaction(f"cannot seat a player of game {game_id}"):
+            last = self._db.execute("select coalesce(max(joined), 0) from live.seated").fetchone()[
+                0
+            ]
+            joined = int(last) + 1
+            self._db.execute(
+                "insert or replace into live.seated (game, seat, server, joined) values (?, ?, ?, ?)",
+                (game_id, seat, server, joined),
+            )
+        self._tell([SeatTaken(game_id, seat, joined)])
+        return joined
+
+    def leave_seat(self, game_id: str, seat: int, joined: int) -> None:
+        sql = "delete from live.seated where game = ? and seat = ? and joined = ?"
+        with self._transaction(f"cannot unseat a player of game {game_id}"):
+            self._db.execute(sql, (game_id, seat, joined))
+
+    def connected(self, game_id: str) -> list[int]:
+        sql = (
+            "select d.seat from live.seated d join live.servers s on s.id = d.server "
+            "where d.game = ? and s.expires > ? order by d.seat"
+        )
+        return [int(str(row[0])) for row in self._read(sql, (game_id, time.time()))]
+
+    def listen(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def close(self) -> None:
+        with self._lock:
+            self._listeners.clear()
+            self._db.close()
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _transaction(self, what: str) -> Iterator[None]:
+        """One write transaction under the lock; errors become :class:`StoreError` saying ``what``."""
+        with self._lock:
+            try:
+                self._db.execute("begin immediate")
+                try:
+                    yield
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("rollback")
+                    raise
+                self._db.execute("commit")
+            except sqlite3.IntegrityError as error:
+                if "moves.game, moves.ply" in str(error):
+                    raise PlyTaken(f"{what}: the ply is stored already") from None
+                raise StoreError(f"{what}: {error}") from None
+            except sqlite3.Error as error:
+                raise StoreError(f"{what}: {error}") from None
+
+    def _keep(self, game_id: str, snapshot: Snapshot) -> None:
+        self._db.execute(
+            "update games set snapshot_ply = ?, snapshot_state = ?, snapshot_last = ? "
+            "where id = ? and coalesce(snapshot_ply, -1) < ?",
+            (snapshot.ply, snapshot.state, snapshot.last, game_id, snapshot.ply),
+        )
+
+    def _tell(self, notices: Sequence[Notice]) -> None:
+        for listener in list(self._listeners):
+            for notice in notices:
+                listener(notice)
+
+    def _read(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
+        with self._lock:
+            try:
+                return list(self._db.execute(sql, args))
+            except sqlite3.Error as error:
+                raise StoreError(f"cannot read the database: {error}") from None
+
+    def _upgrade(self) -> None:
+        """Bring a 0.2 file up to date: each game gains its turn, ply and winner, replayed once."""
+        db = self._db
+        db.execute("begin immediate")
+        db.execute("alter table games rename to old_games")
+        db.execute(_SCHEMA[0])
+        old = db.execute("select id, created, start, seats, tokens, spectator from old_games")
+        for game_id, created, start, seats, tokens, spectator in old.fetchall():
+            turn, ply, winner = 0, 0, None
+            try:
+                game = game_from_row((game_id, start, seats, tokens, spectator, 0, 0, None))
+                rows = db.execute(
+                    "select ply, move from moves where game = ? order by ply", (game_id,)
+                )
+                moves = checked_moves(game_id, 0, rows.fetchall())
+                position = replay(replace(game.record, moves=moves))
+                turn, ply, winner = position.turn, position.ply, position.winner
+                bots = game.bots
+            except PegsError:  # a damaged game stays damaged: it is refused when asked for
+                bots = False
+            db.execute(
+                "insert into games (id, created, start, seats, tokens, spectator, bots, turn, ply,"
+                " winner) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, created, start, seats, tokens, spectator, bots, turn, ply, winner),
+            )
+        db.execute("drop table old_games")
+        db.execute("commit")
