@@ -25,13 +25,13 @@ from pegs_rules.bots import (
     GreedyBot,
     MctsBot,
     RandomBot,
-    _slot_values,
     decide,
     evaluate,
     make_bot,
     peg_value,
     playout_turn,
 )
+from pegs_rules.bots.search import slot_values
 from pegs_rules.movegen import hand_plays, movable_seats, work_board
 from pegs_rules.moves import Pass, Play, Step
 from pegs_rules.playout import _located, every_play, in_order, playout, single_peg_plays
@@ -246,7 +246,7 @@ def test_playout_turns_are_turns_of_the_game(played_states: list[GameState]) -> 
 def test_a_playout_is_its_turns_one_by_one(played_states: list[GameState]) -> None:
     """Many turns on one table and one board end where the turns taken one at a time do."""
     for number, state in enumerate(played_states):
-        values = _slot_values(len(state.pegs))
+        values = slot_values(len(state.pegs))
         whole = playout(state, random.Random(number), 0.3, values, 12)
         rng = random.Random(number)
         stepwise = state

@@ -83,7 +83,7 @@ def test_hello_offers_every_house_rule_switch_with_its_ruling() -> None:
         assert offered["players"] == list(preset.player_counts)
         assert offered["rules"] == {n: rule_text(preset, n) for n, _, _ in SWITCHES}
     assert hello["rulings"] == RULINGS
-    assert hello["bots"] == ["random", "greedy", "mcts"]
+    assert hello["bots"] == ["random", "easy", "medium", "hard", "expert", "greedy", "mcts"]
 
 
 def test_a_game_takes_the_preset_and_switches_asked_for() -> None:

@@ -5,6 +5,10 @@ import { rulingLink } from "./controls.js";
 
 const SEAT_KINDS = [
   ["human", "Person"],
+  ["easy", "Easy bot"],
+  ["medium", "Medium bot"],
+  ["hard", "Hard bot"],
+  ["expert", "Expert bot"],
   ["random", "Random bot"],
   ["greedy", "Greedy bot"],
   ["mcts", "MCTS bot"],
