@@ -18,6 +18,9 @@ values less the sum of the other team's.
   included), 8 holes ahead of it (an 8 moves back) and, on an opponent's
   come-out hole, that opponent's pegs waiting in start; each rank is taken
   to be in a five-card hand with probability ``1 - (1 - 1/13.5) ** 5``.
+* With ``joker=True`` (the expert's evaluation) a track peg also carries the
+  chance that the opponents hold a joker, which can land on any peg: the same
+  chance for every track peg, as if the joker were half a rank.
 * Displacing an opponent sends its peg to start (its value to 0); landing on
   a team-mate's peg sends it to its in-spot, which the values reward; moving
   a team-mate's peg counts as much as moving one's own (helping the team).
@@ -103,10 +106,11 @@ def _chance(ranks: float) -> float:
 
 
 @lru_cache(maxsize=32)
-def _threats(rules: Rules) -> tuple[tuple[float, ...], float, float, dict[int, float]]:
-    """Chances of a hit from ``d`` holes behind (index d), from 8 ahead, and on a come-out hole;
-    and a table to fill, by pattern of the 13 holes behind a peg (bit ``13 - d``: an opponent
-    ``d`` holes behind), of the chance that none of them hits it (see :func:`_safe_behind`)."""
+def _threats(rules: Rules) -> tuple[tuple[float, ...], float, float, float, dict[int, float]]:
+    """Chances of a hit from ``d`` holes behind (index d), from 8 ahead, on a come-out hole and
+    by a joker; and a table to fill, by pattern of the 13 holes behind a peg (bit ``13 - d``:
+    an opponent ``d`` holes behind), of the chance that none of them hits it (see
+    :func:`_safe_behind`)."""
     behind = [0.0]
     for d in range(1, 14):
         ranks = 0
@@ -116,7 +120,7 @@ def _threats(rules: Rules) -> tuple[tuple[float, ...], float, float, dict[int, f
                 ranks += 1
         behind.append(_chance(ranks))
     back = 1 + (rules.nine is Nine.FORWARD_BACKWARD)
-    return tuple(behind), _chance(back), _chance(len(COME_OUT_RANKS)), {}
+    return tuple(behind), _chance(back), _chance(len(COME_OUT_RANKS)), _chance(0.5), {}
 
 
 def _safe_behind(near: int, behind: tuple[float, ...], known: dict[int, float]) -> float:
@@ -132,12 +136,14 @@ def _safe_behind(near: int, behind: tuple[float, ...], known: dict[int, float]) 
     return safe
 
 
-def evaluate(pegs: Pegs, team: int, rules: Rules) -> float:
-    """The value of a position of ``pegs`` for ``team``, in holes (see the module docstring)."""
+def evaluate(pegs: Pegs, team: int, rules: Rules, *, joker: bool = False) -> float:
+    """The value of a position of ``pegs`` for ``team``, in holes (see the module docstring);
+    ``joker``: count the joker's threat too."""
     players = len(pegs)
     values = values_for(players)
     length = 18 * players
-    behind, back, come_out, safe_behind = _threats(rules)
+    behind, back, come_out, jokers, safe_behind = _threats(rules)
+    anywhere = 1.0 - jokers if joker else 1.0  # the chance that no joker hits a track peg
     # the track holes each team holds, as a mask, twice round (so that a stretch may wrap);
     # and the come-out holes threatened from start
     held = [0, 0]
@@ -162,7 +168,7 @@ def evaluate(pegs: Pegs, team: int, rules: Rules) -> float:
             if 0 <= p < 1000:
                 rivals = twice[1 - seat_team]
                 near = rivals >> (p + length - 13) & 0x1FFF  # bit 13 - d: hole p - d
-                safe = _safe_behind(near, behind, safe_behind) if near else 1.0
+                safe = anywhere * _safe_behind(near, behind, safe_behind) if near else anywhere
                 if rivals >> (p + 8) & 1:
                     safe *= 1.0 - back
                 other = out_threat.get(p)
@@ -222,15 +228,20 @@ def discard_cost(move: Move) -> float:
     return 0.25 if move.card in COME_OUT_RANKS else 0.0
 
 
-def ranked(seen: PlayerView, moves: Sequence[Move], effects: Effects) -> list[tuple[float, Move]]:
-    """Each move with the :func:`evaluate` of the position it leaves for the seat's team, less
-    :func:`discard_cost` (:data:`WIN` for a move that wins)."""
+def ranked(
+    seen: PlayerView, moves: Sequence[Move], effects: Effects, *, joker: bool = False
+) -> list[tuple[float, Move]]:
+    """Each move with the :func:`evaluate` (``joker`` as there) of the position it leaves for
+    the seat's team, less :func:`discard_cost` (:data:`WIN` for a move that wins)."""
     team = team_of(seen.seat)
+    rules = seen.rules
     scored = []
     for move in moves:
         pegs = after(seen.pegs, effects, move)
-        score = WIN if won(pegs, team) else evaluate(pegs, team, seen.rules) - discard_cost(move)
-        scored.append((score, move))
+        if won(pegs, team):
+            scored.append((WIN, move))
+        else:
+            scored.append((evaluate(pegs, team, rules, joker=joker) - discard_cost(move), move))
     return scored
 
 

@@ -1,33 +1,46 @@
 """The strongest bot: :class:`ExpertBot`, a search that compares its moves on the same deals.
 
-It knows what its seat's :class:`~pegs_rules.PlayerView` shows and nothing
-more: every peg, its own hand, how many cards each hand and the draw pile
-hold, and the face-up discard pile, which is every card played since the last
-reshuffle. The cards it cannot see are therefore the deck less its hand and
-that pile, and it deals them at random into the other hands and the draw pile
-(:class:`~pegs_rules.bots.search.Sampler`): card counting, done exactly.
+What it knows is what its seat's :class:`~pegs_rules.PlayerView` shows and
+nothing more: every peg, its own hand, how many cards each hand and the draw
+pile hold, and the face-up discard pile, which is every card played since the
+last reshuffle. The cards it cannot see are therefore the deck less its hand
+and that pile (card counting, done exactly), and it deals them at random into
+the other hands and the draw pile (:class:`~pegs_rules.bots.search.Sampler`).
 
-Like :class:`~pegs_rules.bots.MctsBot` it plays each candidate move on such a
-deal, plays the game on for a few turns with the cheap greedy policy of the
-playouts and scores where that leaves it with
-:func:`~pegs_rules.bots.evaluation.evaluate`. Two things make it stronger at
-the same thinking time:
+Like :class:`~pegs_rules.bots.MctsBot` it tries its candidate moves on such
+deals: each is played, the game goes on for :attr:`~ExpertBot.depth` turns by
+the playouts' cheap greedy policy, and where that leaves the game is scored by
+:func:`~pegs_rules.bots.evaluation.evaluate` and turned into a win chance.
+Three things make it stronger at the same thinking time (the docs' page "How
+strong are the bots" measures each):
 
+* **It fears the joker.** Its evaluation counts, for every peg on the track,
+  the chance that the opponents hold a joker, which can land on any peg
+  (``evaluate(..., joker=True)``). Pegs on the track are worth that much less
+  than pegs safe in home, and a lone peg far from home is no longer worth
+  nearly as much as the hand-tuned values say. This one change makes a greedy
+  player much stronger, and it ranks the candidates and scores every playout.
 * **The same deals for every candidate** (common random numbers). Each round
   deals one set of hidden cards and draws one seed for the playouts, and every
   candidate still in the running is played on that deal with that seed. The
-  luck of the deal, which swamps the difference between two moves in any one
-  playout, then falls on every candidate alike: the comparison is paired, and
-  far fewer playouts tell the better move.
-* **Sequential halving** in place of UCB1. The budget is split into equal
-  rounds; after each, the worse half of the candidates is dropped, so the last
-  playouts go to the two moves that matter. A search that only has to pick the
-  best move (not to estimate every move well) wants exactly this.
+  luck of the deal, which in any one playout swamps the difference between
+  two moves, falls on every candidate alike, so fewer playouts tell the better
+  move.
+* **Sequential halving** instead of UCB1. The budget is split into equal
+  rounds, and after each the worse half of the candidates is dropped, so the
+  last playouts go to the two moves that matter: a search that must pick the
+  best move, not estimate every move, wants exactly this.
 
-The budget is a number of playouts (the same choice every time for a seeded
-bot) or seconds of thinking per move, counted in the CPU time of the thread it
-thinks in (:data:`~pegs_rules.bots.bot.thinking_time`). The docs' page "How
-strong are the bots" measures it against the other bots.
+Its budget is a number of playouts (the same choice every time for a seeded
+bot: everything it draws comes from its own generator) or seconds of thinking
+per move, counted in the CPU time of the thread it thinks in
+(:data:`~pegs_rules.bots.bot.thinking_time`).
+
+What it does not do: it does not remember earlier turns (after a reshuffle it
+forgets which cards the old pile held), it does not read the opponents' hands
+from their choices (a discard says the hand could not move), and it keeps no
+search tree from one turn to the next (its search has no tree: only the root
+moves are compared).
 """
 
 from __future__ import annotations
@@ -57,9 +70,13 @@ class ExpertBot:
         max_seconds: a cap on an iteration budget's thinking time (see
             :class:`~pegs_rules.bots.MctsBot`).
         depth: turns played out after the candidate move before evaluating.
-        width: how many moves, best first by the greedy evaluation, are candidates.
+        width: how many moves, best first by the evaluation, are candidates
+            (with 1, the bot plays the best of them at once, as the greedy bot does).
         scale: holes of evaluation per unit of the logistic that turns it into a win chance.
         epsilon: chance that a playout turn picks a random move instead of the greedy one.
+        joker: count the joker's threat in the evaluation.
+        paired: play every candidate on the same deal with the same playout seed.
+        halving: drop the worse half of the candidates after each round (else one round).
     """
 
     def __init__(
@@ -73,6 +90,9 @@ class ExpertBot:
         width: int = 8,
         scale: float = 30.0,
         epsilon: float = 0.1,
+        joker: bool = True,
+        paired: bool = True,
+        halving: bool = True,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -82,21 +102,24 @@ class ExpertBot:
         self.width = width
         self.scale = scale
         self.epsilon = epsilon
+        self.joker = joker
+        self.paired = paired
+        self.halving = halving
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         checked(view, moves)
         if len(moves) == 1:
             return moves[0]
         effects = effects_of(view)
-        scored = sorted(ranked(view, moves, effects), key=lambda item: -item[0])
-        if scored[0][0] >= WIN:
+        scored = sorted(ranked(view, moves, effects, joker=self.joker), key=lambda item: -item[0])
+        if scored[0][0] >= WIN or self.width <= 1:
             return scored[0][1]
         candidates = [move for _, move in scored[: self.width]]
         team = team_of(view.seat)
         sampler = Sampler(view, self.rng)
         totals = [0.0] * len(candidates)
         alive = list(range(len(candidates)))
-        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        rounds = max(1, math.ceil(math.log2(len(candidates)))) if self.halving else 1
         began = thinking_time()
         budget = self.max_seconds if self.time_limit is None else self.time_limit
         played = 0
@@ -112,6 +135,8 @@ class ExpertBot:
                 state = sampler.sample(self.rng)
                 seed = self.rng.getrandbits(32)
                 for i in alive:
+                    if not self.paired and i != alive[0]:
+                        state, seed = sampler.sample(self.rng), self.rng.getrandbits(32)
                     after = root_turn(state, candidates[i], effects)
                     totals[i] += self._playout(after, team, random.Random(seed))
                 played += len(alive)
@@ -127,5 +152,5 @@ class ExpertBot:
         state = playout.playout(state, rng, self.epsilon, values, self.depth)
         if state.winner is not None:
             return 1.0 if state.winner == team else 0.0
-        score = evaluate(state.pegs, team, state.rules)
+        score = evaluate(state.pegs, team, state.rules, joker=self.joker)
         return 1.0 / (1.0 + math.exp(-score / self.scale))

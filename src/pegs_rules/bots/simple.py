@@ -4,7 +4,8 @@
 * :class:`GreedyBot` plays the move whose resulting position scores best by
   :func:`~pegs_rules.bots.evaluation.evaluate`: progress, knocks and safety.
 * :class:`EasyBot` plays like a beginner: it looks at the position a move
-  leaves as the greedy bot does, but makes the mistakes a new player makes.
+  leaves as the greedy bot does (and never misses a move that wins), but makes
+  the mistakes a new player makes.
   It does not weigh the danger of being knocked (it scores
   :func:`~pegs_rules.bots.evaluation.progress` only); it overlooks some of its
   moves (each with chance :attr:`~EasyBot.overlook`, a split of a 7 or a 9 with
@@ -83,6 +84,14 @@ class EasyBot:
         checked(view, moves)
         if len(moves) == 1:
             return moves[0]
+        effects = effects_of(view)
+        team = team_of(view.seat)
+        worth = {}
+        for move in moves:
+            pegs = after(view.pegs, effects, move)
+            if won(pegs, team):
+                return move  # the winning move is never overlooked
+            worth[move] = progress(pegs, team) - discard_cost(move)
         rng = self.rng
         seen = [
             move
@@ -90,14 +99,7 @@ class EasyBot:
             if rng.random()
             >= (self.overlook_split if isinstance(move, Play) and move.steps[1:] else self.overlook)
         ] or [rng.choice(moves)]
-        effects = effects_of(view)
-        team = team_of(view.seat)
-        scores = []
-        for move in seen:
-            pegs = after(view.pegs, effects, move)
-            if won(pegs, team):
-                return move  # a win it sees it takes
-            scores.append(progress(pegs, team) - discard_cost(move))
+        scores = [worth[move] for move in seen]
         top = max(scores)
         weights = [math.exp((score - top) / self.temperature) for score in scores]
         return rng.choices(seen, weights)[0]
