@@ -2,7 +2,8 @@
 
 :class:`~pegs_rules.rl.game.NumberedGame` numbers the legal moves from the
 generator's change codes, writes observations from its own parts and keeps the
-discard pile's counts as it goes. Each of these is checked here against the
+board and the discard pile's counts as it goes, whether a turn is taken by
+number (an agent) or by move (a bot). Each of these is checked here against the
 documented functions run afresh on the state: :meth:`ActionSpace.encode` of
 every move of ``legal_moves``, :func:`observation` of every seat's view, and
 :func:`apply`.
@@ -53,7 +54,10 @@ def play_along(
     while state.winner is None and state.ply < plies:
         action = choices.choice(sorted(game.options))
         move = game.moves()[action]
-        game.step(action)
+        if choices.random() < 0.5:
+            game.step(action)
+        else:
+            game.play(move)  # as bots do
         state = apply(state, move)
         agree(game, state)
     return state

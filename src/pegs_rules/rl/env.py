@@ -43,7 +43,6 @@ from pegs_rules.rl.game import NumberedGame
 from pegs_rules.rl.observation import observation_size
 from pegs_rules.rules import Rules, find_preset
 from pegs_rules.state import GameState, new_game
-from pegs_rules.turn import apply
 from pegs_rules.views import view
 
 __all__ = ["env", "raw_env"]
@@ -186,7 +185,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         Raises :class:`~pegs_rules.IllegalMoveError` for a move that is not legal.
         """
         agent = self.agent_selection
-        self.numbered.load(apply(self.numbered.state, move))
+        self.numbered.play(move)
         self._turn_taken(agent)
 
     def _turn_taken(self, agent: str) -> None:

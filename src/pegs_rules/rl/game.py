@@ -39,14 +39,15 @@ import numpy.typing as npt
 
 from pegs_rules.board import HOME_HOLES, PEGS_PER_SEAT, SIDE_HOLES, team_of
 from pegs_rules.cards import Rank
-from pegs_rules.movegen import made_for, seats_to_move, work_board
-from pegs_rules.moves import Discard, Move, Pass
-from pegs_rules.paths import IN_SPOT_OFFSET
+from pegs_rules.movegen import made_for, play_effects, seats_to_move, work_board
+from pegs_rules.moves import Discard, Move, Pass, Play
+from pegs_rules.paths import HOME_BASE, IN_SPOT_OFFSET
 from pegs_rules.playout import every_play
 from pegs_rules.rl.actions import MAX_PART, ActionError, ActionSpace
 from pegs_rules.rl.observation import deck_of, observation_size
 from pegs_rules.sequence import Table
 from pegs_rules.state import GameState
+from pegs_rules.turn import apply
 
 __all__ = ["NumberedGame", "Option"]
 
@@ -86,8 +87,17 @@ class NumberedGame:
             counts[card] += 1
         self.discards = counts
         """How many of each rank lie on the discard pile, by rank."""
+        self._reshuffles = state.reshuffles
         self._state: GameState | None = state
-        self._number()
+        self._options: dict[int, Option] | None = None
+
+    @property
+    def options(self) -> dict[int, Option]:
+        """Each legal action of the seat to act, with its :data:`Option` (by rank, the plays of
+        each in the generator's order, then any discards), found when first asked for."""
+        if self._options is None:
+            self._options = self._number()
+        return self._options
 
     @property
     def state(self) -> GameState:
@@ -115,21 +125,18 @@ class NumberedGame:
     # the legal moves, numbered
     # ------------------------------------------------------------------
 
-    def _number(self) -> None:
-        """Find and number the legal moves of the seat to act (``options``)."""
+    def _number(self) -> dict[int, Option]:
+        """Find and number the legal moves of the seat to act (see :attr:`options`)."""
         table = self.table
         options: dict[int, Option] = {}
-        self.options = options
-        """Each legal action of the seat to act, with its :data:`Option` (by rank, the plays of
-        each in the generator's order, then any discards)."""
         if table.winner is not None:
-            return
+            return options
         me = table.turn
         hand = table.hands[me]
         offsets = self.layout.offsets
         if not hand:
             options[offsets.pass_] = (None, 0, [])
-            return
+            return options
         board = self.board
         ranks = sorted(set(hand))
         found, playable = every_play(board, seats_to_move(table.pegs, me, table.rules), ranks)
@@ -158,6 +165,7 @@ class NumberedGame:
         if not playable:  # turn.discard
             for rank in ranks:
                 options[offsets.discard + rank - 1] = (rank, 0, [])
+        return options
 
     def _peg_numbers(self, me: int) -> dict[int, int]:
         """The peg number (see :mod:`~pegs_rules.rl.actions`) of each peg of the acting team,
@@ -253,19 +261,39 @@ class NumberedGame:
         if option is None:
             raise ActionError(f"action {action!r} is not a legal move here")
         card, _, changes = option
-        table = self.table
-        deal = table.deal
         step = self.made.step
-        table.carry_out(card, [step(change) for change in changes])
+        self.table.carry_out(card, [step(change) for change in changes])
+        self._moved(card, changes, None)
+
+    def play(self, move: Move) -> None:
+        """The seat to act makes ``move``, given as a move (bots play so).
+
+        Raises :class:`~pegs_rules.IllegalMoveError` for a move that is not legal.
+        """
+        before = self.state
+        after = apply(before, move)
+        board = self.board
+        changes = []
+        if isinstance(move, Play):
+            length = board.paths.length
+            for seat, src, dst in play_effects(before, move) or ():
+                changes.append(board.code(seat, _slot(src, length), _slot(dst, length)))
+        self.table = Table(after)
+        self._moved(move.card if isinstance(move, (Play, Discard)) else None, changes, after)
+
+    def _moved(self, card: Rank | None, changes: list[int], state: GameState | None) -> None:
+        """Bring the board, the discard counts and the options up to the turn just taken."""
+        table = self.table
         board = self.board
         board.move(changes)
         board.team = table.turn & 1
         if card is not None:
             self.discards[card] += 1
-        if table.deal is not deal:  # turn.reshuffle: the discard pile became the draw pile
+        if table.deal.reshuffles != self._reshuffles:  # the discard pile became the draw pile
+            self._reshuffles = table.deal.reshuffles
             self.discards = [0] * (len(Rank) + 1)
-        self._state = None
-        self._number()
+        self._state = state
+        self._options = None
 
     # ------------------------------------------------------------------
     # observations
@@ -305,6 +333,11 @@ class NumberedGame:
         out[layout.draw] = (len(table.deal.cards) - table.drawn) / deck[0]
         out[layout.draw + 1 + (table.turn - seat) % players] = 1.0
         return out
+
+
+def _slot(location: int, length: int) -> int:
+    """The generator's slot of ``location`` (see :mod:`pegs_rules.paths`)."""
+    return location - HOME_BASE + length if location > HOME_BASE else location + 1
 
 
 def _listed(item: tuple[int, Option]) -> tuple[bool, int, int]:
