@@ -51,8 +51,8 @@ import random
 from pegs_rules import playout
 from pegs_rules.board import team_of
 from pegs_rules.bots.bot import checked, thinking_time
-from pegs_rules.bots.evaluation import WIN, effects_of, evaluate, ranked
-from pegs_rules.bots.search import Sampler, root_turn, slot_values
+from pegs_rules.bots.evaluation import evaluate
+from pegs_rules.bots.search import Sampler, root_turn, shortlist, slot_values
 from pegs_rules.moves import Move
 from pegs_rules.state import GameState
 from pegs_rules.views import PlayerView
@@ -108,13 +108,9 @@ class ExpertBot:
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         checked(view, moves)
-        if len(moves) == 1:
-            return moves[0]
-        effects = effects_of(view)
-        scored = sorted(ranked(view, moves, effects, joker=self.joker), key=lambda item: -item[0])
-        if scored[0][0] >= WIN or self.width <= 1:
-            return scored[0][1]
-        candidates = [move for _, move in scored[: self.width]]
+        effects, candidates = shortlist(view, moves, self.width, joker=self.joker)
+        if len(candidates) == 1:
+            return candidates[0]
         team = team_of(view.seat)
         sampler = Sampler(view, self.rng)
         totals = [0.0] * len(candidates)

@@ -33,7 +33,7 @@ from pegs_rules.state import GameState
 from pegs_rules.turn import apply
 from pegs_rules.views import PlayerView, determinize
 
-__all__ = ["MctsBot", "Sampler", "playout_turn", "root_turn", "slot_values"]
+__all__ = ["MctsBot", "Sampler", "playout_turn", "root_turn", "shortlist", "slot_values"]
 
 
 class MctsBot:
@@ -78,13 +78,9 @@ class MctsBot:
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         checked(view, moves)
-        if len(moves) == 1:
-            return moves[0]
-        effects = effects_of(view)
-        scored = sorted(ranked(view, moves, effects), key=lambda item: -item[0])
-        if scored[0][0] >= WIN:
-            return scored[0][1]
-        candidates = [move for _, move in scored[: self.width]]
+        effects, candidates = shortlist(view, moves, self.width)
+        if len(candidates) == 1:
+            return candidates[0]
         team = team_of(view.seat)
         visits = [0] * len(candidates)
         totals = [0.0] * len(candidates)
@@ -123,6 +119,21 @@ class MctsBot:
             return 1.0 if state.winner == team else 0.0
         score = evaluate(state.pegs, team, state.rules)
         return 1.0 / (1.0 + math.exp(-score / self.scale))
+
+
+def shortlist(
+    view: PlayerView, moves: tuple[Move, ...], width: int, *, joker: bool = False
+) -> tuple[Effects, list[Move]]:
+    """The plays' effects in ``view`` (see :func:`~pegs_rules.bots.evaluation.effects_of`) and the
+    ``width`` moves whose positions :func:`~pegs_rules.bots.evaluation.evaluate` (``joker`` as
+    there) likes best, best first; only the winning move, if one wins; the move, if it is alone."""
+    if len(moves) == 1:
+        return {}, list(moves)
+    effects = effects_of(view)
+    scored = sorted(ranked(view, moves, effects, joker=joker), key=lambda item: -item[0])
+    if scored[0][0] >= WIN:
+        return effects, [scored[0][1]]
+    return effects, [move for _, move in scored[: max(1, width)]]
 
 
 def root_turn(state: GameState, move: Move, effects: Effects) -> GameState:

@@ -4,9 +4,12 @@ The environments of this package keep their game in a :class:`NumberedGame`.
 It holds the game the way the bots' playouts do (a
 :class:`~pegs_rules.sequence.Table` and a :class:`~pegs_rules.plays.Board`,
 changed in place turn by turn), numbers the legal moves straight from the
-generator's change codes (:mod:`pegs_rules.plays`) and writes observations
-from the same parts, keeping the discard pile's counts as cards are played.
-No :class:`~pegs_rules.Play`, :class:`~pegs_rules.PlayerView` or
+generator's change codes (:mod:`pegs_rules.plays`) only when they are asked
+for, and writes observations from the same parts, keeping the discard pile's
+counts as cards are played. A move taken by number is carried out from its
+change codes; a move given as a move (a bot's) is checked by
+:func:`~pegs_rules.apply` and followed on the same board. No
+:class:`~pegs_rules.Play`, :class:`~pegs_rules.PlayerView` or
 :class:`~pegs_rules.GameState` is made on a turn unless it is asked for.
 
 What it gives is exactly what the documented functions give for the same
@@ -360,8 +363,8 @@ class _Offsets:
 
 
 class _Layout:
-    """Tables made once per numbering and rules: where each peg goes in an observation, the
-    order of progress on each colour's slots, each split part found so far."""
+    """Tables made once per numbering (that is, per seat count): where each peg goes in an
+    observation, the order of progress on each colour's slots, each split part met so far."""
 
     def __init__(self, space: ActionSpace) -> None:
         players = self.players = space.players
