@@ -6,8 +6,14 @@ Plays seeded games of uniformly random legal moves two ways, interleaved
 round by round on one core: through ``pegs_rules.rl.raw_env`` (``last()``
 with its observation and action mask, a choice among the mask's actions,
 ``step``), and with the engine alone (``legal_moves``, a choice, ``apply``).
-Reports each one's steps (turns) per second and the environment's cost as a
-ratio to the engine's, the figure that carries over between machines.
+Reports each one's steps (turns) per second of CPU time (so that other jobs on
+a shared machine slow neither side) and the environment's rate as a ratio to
+the engine's, the figure that carries over between machines.
+
+The random agent reads the mask as numpy booleans (``mask.view(bool)``): numpy
+finds the nonzero entries of an ``int8`` array about fifteen times slower than
+those of the same bytes viewed as ``bool``, which would otherwise cost more than
+the environment's whole step.
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ def env_games(players: int, preset: str, seeds: range) -> int:
             if terminated or truncated:
                 game.step(None)
                 continue
-            game.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
+            game.step(rng.choice(legal.tolist()))
             steps += 1
     return steps
 
@@ -63,15 +70,15 @@ def main() -> None:
     for round_ in range(args.rounds):
         seeds = range(round_ * args.games, (round_ + 1) * args.games)
         for way, run in (("env", env_games), ("engine", engine_games)):
-            started = time.perf_counter()
+            started = time.process_time()
             totals[way][0] += run(args.players, args.preset, seeds)
-            totals[way][1] += time.perf_counter() - started
+            totals[way][1] += time.process_time() - started
     env_rate = totals["env"][0] / totals["env"][1]
     engine_rate = totals["engine"][0] / totals["engine"][1]
     print(f"{args.rounds} rounds of {args.games} random {args.players}-player {args.preset} games")
-    print(f"  environment steps per second: {env_rate:8.0f}  ({totals['env'][0]} steps)")
-    print(f"  engine turns per second:      {engine_rate:8.0f}  ({totals['engine'][0]} turns)")
-    print(f"  environment / engine:         {env_rate / engine_rate:8.2f}")
+    print(f"  environment steps per CPU second: {env_rate:8.0f}  ({totals['env'][0]} steps)")
+    print(f"  engine turns per CPU second:      {engine_rate:8.0f}  ({totals['engine'][0]} turns)")
+    print(f"  environment / engine:             {env_rate / engine_rate:8.2f}")
 
 
 if __name__ == "__main__":

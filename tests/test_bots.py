@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 import typing
+from collections import Counter
 
 import pytest
 from played import shuffle_hidden
@@ -21,24 +23,31 @@ from pegs_rules import (
     view,
 )
 from pegs_rules.bots import (
+    BOTS,
+    LEVELS,
     Bot,
+    EasyBot,
+    ExpertBot,
     GreedyBot,
     MctsBot,
     RandomBot,
-    _slot_values,
     decide,
     evaluate,
     make_bot,
     peg_value,
     playout_turn,
+    progress,
+    thinking_time,
 )
+from pegs_rules.bots.evaluation import after, effects_of, ranked
+from pegs_rules.bots.search import slot_values
 from pegs_rules.movegen import hand_plays, movable_seats, work_board
 from pegs_rules.moves import Pass, Play, Step
 from pegs_rules.playout import _located, every_play, in_order, playout, single_peg_plays
 from pegs_rules.rules import ARIZONA, STANDARD, InSpotOccupied, Nine
 from pegs_rules.simulate import SimulationConfig, simulate
 
-BOT_SPECS = ("random", "greedy", "mcts:40")
+BOT_SPECS = ("random", "easy", "greedy", "mcts:40", "expert:40")
 
 
 def midgame(players: int = 4, seed: int = 3, plies: int = 80) -> GameState:
@@ -50,8 +59,8 @@ def midgame(players: int = 4, seed: int = 3, plies: int = 80) -> GameState:
     return state
 
 
-@pytest.mark.parametrize("cls", [RandomBot, GreedyBot, MctsBot])
-def test_choose_takes_a_player_view(cls: type[RandomBot | GreedyBot | MctsBot]) -> None:
+@pytest.mark.parametrize("cls", [RandomBot, EasyBot, GreedyBot, MctsBot, ExpertBot])
+def test_choose_takes_a_player_view(cls: type[Bot]) -> None:
     hints = typing.get_type_hints(cls.choose)
     assert hints["view"] is PlayerView
     assert typing.get_type_hints(Bot.choose)["view"] is PlayerView
@@ -134,25 +143,69 @@ def test_evaluation_values() -> None:
     assert evaluate(safe, 0, ARIZONA) - evaluate(chased, 0, ARIZONA) > 5
 
 
-def test_mcts_takes_a_winning_move() -> None:
+@pytest.mark.parametrize("spec", ["easy", "mcts:5", "expert:5"])
+def test_a_winning_move_is_taken(spec: str) -> None:
     state = parse_position("""
     pegs 0: h2 h3 h4 h5 1
     pegs 2: h1 h2 h3 h4 h5
-    hand 0: 3 4
+    hand 0: 3 4 9
     """)
-    move = MctsBot(0, iterations=5).choose(view(state, 0), legal_moves(state))
-    assert apply(state, move).winner == 0
+    for seed in range(5):
+        move = make_bot(spec, seed).choose(view(state, 0), legal_moves(state))
+        assert apply(state, move).winner == 0
 
 
-def test_mcts_time_limit() -> None:
-    import time
+def test_the_joker_threat_lowers_every_track_peg() -> None:
+    start = new_game(4, seed=1).pegs
+    out = ((-1, -1, -1, -1, 8), *start[1:])
+    home = ((-1, -1, -1, -1, 1005), *start[1:])
+    plain = evaluate(out, 0, ARIZONA)
+    assert plain == progress(out, 0) == peg_value(4, 0, 8)  # no opponent on the track
+    assert evaluate(out, 0, ARIZONA, joker=True) < plain  # but a joker may land on the peg on 8
+    assert evaluate(home, 0, ARIZONA, joker=True) == evaluate(home, 0, ARIZONA)  # not in home
+    chased = ((-1, -1, -1, -1, 35), (-1, -1, -1, -1, 25), *start[2:])
+    assert progress(chased, 0) > evaluate(chased, 0, ARIZONA)  # progress weighs no danger
 
+
+def test_expert_with_width_one_plays_its_evaluations_best() -> None:
     state = midgame()
-    bot = MctsBot(1, time_limit=0.05)
-    began = time.perf_counter()
+    seen = view(state, state.turn)
+    moves = legal_moves(state)
+    effects = effects_of(seen)
+    scored = {move: score for score, move in ranked(seen, moves, effects, joker=True)}
+    move = ExpertBot(0, width=1).choose(seen, moves)
+    assert scored[move] == max(scored.values())
+
+
+def test_easy_overlooks_and_does_not_always_take_the_best() -> None:
+    state = midgame(plies=60)
+    seen = view(state, state.turn)
+    moves = legal_moves(state)
+    assert len(moves) > 3
+    team = state.turn % 2
+    effects = effects_of(seen)
+    worth = {move: progress(after(seen.pegs, effects, move), team) for move in moves}
+    chosen = [EasyBot(seed).choose(seen, moves) for seed in range(200)]
+    favourite, times = Counter(chosen).most_common(1)[0]
+    assert worth[favourite] == max(worth.values())  # the best by its own measure, most often
+    assert times < 150 and len(set(chosen)) >= 3  # but far from always
+    assert sum(worth[m] for m in chosen) / len(chosen) > sum(worth.values()) / len(worth)
+
+
+def test_thinking_time_does_not_run_while_waiting() -> None:
+    began = thinking_time()
+    time.sleep(0.2)
+    assert thinking_time() - began < 0.1
+
+
+@pytest.mark.parametrize("cls", [MctsBot, ExpertBot])
+def test_a_time_limit_is_kept(cls: type[MctsBot | ExpertBot]) -> None:
+    state = midgame()
+    bot = cls(1, time_limit=0.05)
+    began = thinking_time()
     move = bot.choose(view(state, state.turn), legal_moves(state))
     assert move in legal_moves(state)
-    assert time.perf_counter() - began < 1.0
+    assert thinking_time() - began < 0.5
 
 
 def test_make_bot() -> None:
@@ -160,9 +213,26 @@ def test_make_bot() -> None:
     assert isinstance(make_bot("greedy"), GreedyBot)
     bot = make_bot("mcts:77")
     assert isinstance(bot, MctsBot) and bot.iterations == 77 and bot.time_limit is None
-    for bad in ("nobody", "greedy:3", "mcts:x", "mcts:0", "mcts:-1s", "mcts:nans"):
+    expert = make_bot("expert:0.25s")
+    assert isinstance(expert, ExpertBot) and expert.time_limit == 0.25
+    assert isinstance(make_bot("hard:50"), MctsBot)
+    for bad in ("nobody", "greedy:3", "easy:3", "mcts:x", "mcts:0", "mcts:-1s", "mcts:nans"):
         with pytest.raises(ValueError):
             make_bot(bad)
+    for bad in ("expert:0", "expert:infs", "medium:2"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+def test_levels() -> None:
+    assert [level.name for level in LEVELS] == ["easy", "medium", "hard", "expert"]
+    kinds = {"easy": EasyBot, "medium": GreedyBot, "hard": MctsBot, "expert": ExpertBot}
+    for level in LEVELS:
+        assert level.name in BOTS and level.bot in BOTS
+        assert type(make_bot(level.name)) is kinds[level.name] is type(make_bot(level.bot))
+    hard, expert = make_bot("hard"), make_bot("expert")
+    assert isinstance(hard, MctsBot) and hard.iterations == 300
+    assert isinstance(expert, ExpertBot) and expert.iterations == 1000
 
 
 def _states(rules_list: list[typing.Any]) -> list[GameState]:
@@ -246,7 +316,7 @@ def test_playout_turns_are_turns_of_the_game(played_states: list[GameState]) -> 
 def test_a_playout_is_its_turns_one_by_one(played_states: list[GameState]) -> None:
     """Many turns on one table and one board end where the turns taken one at a time do."""
     for number, state in enumerate(played_states):
-        values = _slot_values(len(state.pegs))
+        values = slot_values(len(state.pegs))
         whole = playout(state, random.Random(number), 0.3, values, 12)
         rng = random.Random(number)
         stepwise = state
@@ -265,3 +335,10 @@ def _wins(config: SimulationConfig) -> tuple[int, int]:
 def test_greedy_beats_random() -> None:
     wins = _wins(SimulationConfig(games=20, bots=("greedy", "random"), seed=1))
     assert wins[0] >= 15, wins
+
+
+def test_easy_beats_random_and_loses_to_medium() -> None:
+    wins = _wins(SimulationConfig(games=10, bots=("easy", "random"), seed=1))
+    assert wins[0] >= 9, wins  # a beginner, not a random mover
+    wins = _wins(SimulationConfig(games=16, bots=("medium", "easy"), seed=1))
+    assert wins[0] >= 10, wins

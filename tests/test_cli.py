@@ -190,7 +190,7 @@ def test_play_by_number_then_end_of_input(run: Runner) -> None:
     assert code == 0 and not err
     assert "legal moves:" in out and f"  1. {moves[0]}" in out
     assert f"you play {moves[0]}" in out
-    assert re.search(r"^seat \d \(greedy\) plays ", out, re.M)
+    assert re.search(r"^seat \d \(medium\) plays ", out, re.M)
     assert "leaving the game" in out
     assert "\x1b[" not in out  # not a terminal: no colour
 
@@ -231,7 +231,7 @@ def test_play_to_the_end(run: Runner, tmp_path: Path) -> None:
     team = final.winner
     assert team is not None
     seats = " and ".join(
-        f"seat {s} ({'you' if s == 0 else 'greedy'})" for s in range(4) if s % 2 == team
+        f"seat {s} ({'you' if s == 0 else 'medium'})" for s in range(4) if s % 2 == team
     )
     verdict = "Your team wins!" if team == 0 else "Your team loses."
     assert f"Team {team} wins after {final.ply} turns: {seats}. {verdict}" in out

@@ -85,7 +85,7 @@ def test_hello_offers_every_house_rule_switch_with_its_ruling() -> None:
         assert offered["players"] == list(preset.player_counts)
         assert offered["rules"] == {n: rule_text(preset, n) for n, _, _ in SWITCHES}
     assert hello["rulings"] == RULINGS
-    assert hello["bots"] == ["random", "greedy", "mcts"]
+    assert hello["bots"] == ["random", "easy", "medium", "hard", "expert", "greedy", "mcts"]
 
 
 def test_a_game_takes_the_preset_and_switches_asked_for() -> None:
@@ -489,7 +489,7 @@ def test_the_hint_is_the_search_bots_move_for_the_person_to_act_without_hidden_c
     state = new_game(4, seed=4)
     hint = ask(session, "hint", on="game")
     move = decide(make_bot(HINT_BOT, state.seed + state.ply), state)
-    assert hint["ok"] and (hint["seat"], hint["move"], hint["bot"]) == (2, str(move), "mcts")
+    assert hint["ok"] and (hint["seat"], hint["move"], hint["bot"]) == (2, str(move), HINT_BOT)
     after, events = apply_with_events(state, move)
     assert hint["frames"][0]["svg"] == svg(state, move, size=BOARD_SIZE)
     assert hint["frames"][-1]["svg"] == svg(after, size=BOARD_SIZE)

@@ -23,6 +23,8 @@ import json
 import math
 import os
 import statistics
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -201,29 +203,41 @@ class StudyTableDirective(RstDirective):
                 )
         else:
             raise self.error(f"study-table: fairness or house, not {kind!r}")
-        lines = [".. list-table::", "   :header-rows: 1", ""]
-        for row in [head, *rows]:
-            lines.append(f"   * - {row[0]}")
-            lines += [f"     - {cell}" for cell in row[1:]]
-        return self.parse_rst(lines)
+        return self.parse_rst(list_table(head, rows))
 
 
-class StudyCommandsDirective(RstDirective):
-    """``.. study-commands::``: the commands of ``run.sh``, as run."""
+def list_table(head: list[str], rows: list[list[str]]) -> list[str]:
+    """The reST of a table with a header row."""
+    lines = [".. list-table::", "   :header-rows: 1", ""]
+    for row in [head, *rows]:
+        lines.append(f"   * - {row[0]}")
+        lines += [f"     - {cell}" for cell in row[1:]]
+    return lines
+
+
+class CommandsDirective(RstDirective):
+    """A directive that shows a script's commands, as run (:attr:`script`)."""
+
+    script: ClassVar[Path]
 
     def run(self) -> list[nodes.Node]:
-        script = STUDY / "run.sh"
-        self.env.note_dependency(str(script))
-        text = script.read_text(encoding="utf-8")
+        self.env.note_dependency(str(self.script))
+        text = self.script.read_text(encoding="utf-8")
         return self.parse_rst(
             [".. code-block:: bash", "", *("   " + line for line in text.splitlines())]
         )
 
 
+class StudyCommandsDirective(CommandsDirective):
+    """``.. study-commands::``: the commands of ``run.sh``, as run."""
+
+    script = STUDY / "run.sh"
+
+
 # --- charts -------------------------------------------------------------------------------------
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("svg")
@@ -241,14 +255,14 @@ def _pyplot() -> Any:
     return plt
 
 
-def _save(plt: Any, figure: Any, path: Path) -> None:
+def save(plt: Any, figure: Any, path: Path) -> None:
     figure.tight_layout()
     figure.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(figure)
 
 
 def chart_fairness(path: Path) -> None:
-    plt = _pyplot()
+    plt = pyplot()
     runs = fairness_runs()
     figure, axes = plt.subplots(figsize=(7.5, 4.6))
     labels = [f"{r.config['rules']}, {r.players} players" for r in runs]
@@ -274,11 +288,11 @@ def chart_fairness(path: Path) -> None:
     axes.set_xlabel("games won, % (bars: 95% interval)")
     axes.set_title("Greedy bot at every seat: how often each team wins")
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
-    _save(plt, figure, path)
+    save(plt, figure, path)
 
 
 def chart_lengths(path: Path) -> None:
-    plt = _pyplot()
+    plt = pyplot()
     runs = fairness_runs()
     figure, axes = plt.subplots(figsize=(7.5, 4.2))
     labels = [f"{r.config['rules']}, {r.players} players" for r in runs]
@@ -298,11 +312,11 @@ def chart_lengths(path: Path) -> None:
     axes.invert_yaxis()
     axes.set_xlabel("turns in the game (box: middle half; line: median; whiskers: 5% to 95%)")
     axes.set_title("Game length, greedy bot at every seat")
-    _save(plt, figure, path)
+    save(plt, figure, path)
 
 
 def chart_house_lengths(path: Path) -> None:
-    plt = _pyplot()
+    plt = pyplot()
     runs = house_runs()
     figure, axes = plt.subplots(figsize=(7.5, 4.2))
     base = runs[0].mean_plies[0]
@@ -316,11 +330,11 @@ def chart_house_lengths(path: Path) -> None:
     axes.invert_yaxis()
     axes.set_xlabel("mean turns per game (bars: 95% interval; dashed: arizona as it is)")
     axes.set_title("Game length under each house rule (arizona, 4 players)")
-    _save(plt, figure, path)
+    save(plt, figure, path)
 
 
 def chart_house_margin(path: Path) -> None:
-    plt = _pyplot()
+    plt = pyplot()
     runs = house_runs()
     figure, (left, right) = plt.subplots(1, 2, figsize=(8.5, 4.2), sharey=True)
     for i, run in enumerate(runs):
@@ -346,7 +360,7 @@ def chart_house_margin(path: Path) -> None:
         statistics.fmean(runs[0].margins), color=OKABE_ITO["black"], linestyle="--", linewidth=1
     )
     figure.suptitle("Greedy against random under each house rule (arizona, 4 players)")
-    _save(plt, figure, path)
+    save(plt, figure, path)
 
 
 CHARTS = {
@@ -357,34 +371,46 @@ CHARTS = {
 }
 
 
-class StudyChartDirective(RstDirective):
-    """``.. study-chart:: NAME``, its content the caption (and the image's alt text)."""
+class ChartDirective(RstDirective):
+    """A chart drawn from the results in :attr:`results` by one of :attr:`charts`, into
+    ``_generated/FOLDER/``; its content is the caption (and the image's alt text)."""
 
     required_arguments = 1
     has_content = True
     option_spec: ClassVar[dict[str, Any]] = {}
+    charts: ClassVar[dict[str, Callable[[Path], None]]]
+    results: ClassVar[Path]
+    folder: ClassVar[str]
 
     def run(self) -> list[nodes.Node]:
         name = self.arguments[0]
-        if name not in CHARTS:
-            raise self.error(f"study-chart: one of {', '.join(CHARTS)}, not {name!r}")
-        for path in RESULTS.glob("*.json"):
+        if name not in self.charts:
+            raise self.error(f"{self.name}: one of {', '.join(self.charts)}, not {name!r}")
+        for path in self.results.glob("*.json"):
             self.env.note_dependency(str(path))
-        self.env.note_dependency(__file__)
-        folder = Path(self.env.srcdir) / GENERATED / "study"
+        self.env.note_dependency(sys.modules[type(self).__module__].__file__ or "")
+        folder = Path(self.env.srcdir) / GENERATED / self.folder
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.svg"
-        CHARTS[name](path)
+        self.charts[name](path)
         caption = " ".join(line.strip() for line in self.content)
         return self.parse_rst(
             [
-                f".. figure:: /{GENERATED}/study/{path.name}",
+                f".. figure:: /{GENERATED}/{self.folder}/{path.name}",
                 f"   :alt: {caption}",
                 "   :width: 100%",
                 "",
                 f"   {caption}",
             ]
         )
+
+
+class StudyChartDirective(ChartDirective):
+    """``.. study-chart:: NAME``."""
+
+    charts = CHARTS
+    results = RESULTS
+    folder = "study"
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

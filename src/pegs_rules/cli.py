@@ -659,7 +659,11 @@ def _subcommand(
     return parser
 
 
-BOTS_HELP = "comma-separated bots, given to the seats in turn: random, greedy, mcts, mcts:ITERATIONS, mcts:SECONDSs"
+BOTS_HELP = (
+    "comma-separated bots, given to the seats in turn: a level (easy, medium, hard, expert) or "
+    "random, greedy, mcts; mcts, hard and expert take a budget a move: NAME:ITERATIONS or "
+    "NAME:SECONDSs (CPU seconds)"
+)
 
 
 def add_demo(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -708,8 +712,8 @@ def add_play(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "play",
         "play a seat against bots in the terminal",
         """
-        pegs play
-        pegs play --players 8 --seat 3 --bots mcts:0.5s,greedy
+        pegs play --bots expert
+        pegs play --players 8 --seat 3 --bots hard,easy
         pegs play --seed 12 --show-seed --record game.json
         """,
         run_play,
@@ -724,7 +728,7 @@ def add_play(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     sub.add_argument(
         "--show-seed", action="store_true", help="print the seed at the start (default: don't)"
     )
-    sub.add_argument("--bots", type=bot_list, default=("greedy",), help=BOTS_HELP)
+    sub.add_argument("--bots", type=bot_list, default=("medium",), help=BOTS_HELP)
     sub.add_argument(
         "--colour",
         "--color",

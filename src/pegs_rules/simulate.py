@@ -53,7 +53,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pegs_rules.bots import decide, make_bot
+from pegs_rules.bots import decide, make_bot, thinking_time
 from pegs_rules.rules import ARIZONA, PRESETS, Rules, rule_text
 from pegs_rules.state import new_game
 from pegs_rules.turn import apply
@@ -157,8 +157,10 @@ class GameResult:
         winner: the winning team, or ``None`` if the game reached ``max_turns``.
         plies: turns taken.
         seconds: wall time of the whole game.
-        think_seconds: per seat, the time its bot spent choosing.
-        think_max: per seat, its bot's longest choice, in seconds.
+        think_seconds: per seat, the time its bot spent choosing: CPU time of the thread
+            it thought in (:data:`~pegs_rules.bots.thinking_time`), which other work on the
+            machine does not inflate.
+        think_max: per seat, its bot's longest choice, in seconds of the same clock.
         moves: per seat, how many moves its bot chose.
         home: per team, how many of its pegs were home at the end (the
             loser's count says how close the game was).
@@ -208,9 +210,9 @@ def play_game(config: SimulationConfig, index: int) -> GameResult:
     began = time.perf_counter()
     while state.winner is None and state.ply < config.max_turns:
         seat = state.turn
-        start = time.perf_counter()
+        start = thinking_time()
         move = decide(bots[seat], state)
-        spent = time.perf_counter() - start
+        spent = thinking_time() - start
         think[seat] += spent
         longest[seat] = max(longest[seat], spent)
         moves[seat] += 1
@@ -430,7 +432,7 @@ def report(simulation: Simulation) -> str:
     )
     for name, t in sorted(s.timing.items()):
         lines.append(
-            f"bot {name}: {t.mean * 1000:.1f} ms a move on average, longest {t.longest:.3f} s "
+            f"bot {name}: {t.mean * 1000:.1f} ms (CPU) a move on average, longest {t.longest:.3f} s "
             f"({t.moves} moves)"
         )
     return "\n".join(lines)

@@ -35,15 +35,14 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from pegs_rules.board import team_of
-from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Move
 from pegs_rules.reasons import explain
 from pegs_rules.render import text as board_text
 from pegs_rules.rl.actions import ActionError, ActionSpace
-from pegs_rules.rl.observation import observation, observation_size
+from pegs_rules.rl.game import NumberedGame
+from pegs_rules.rl.observation import observation_size
 from pegs_rules.rules import Rules, find_preset
 from pegs_rules.state import GameState, new_game
-from pegs_rules.turn import apply
 from pegs_rules.views import view
 
 __all__ = ["env", "raw_env"]
@@ -99,6 +98,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         self.render_mode = render_mode
         self.actions = ActionSpace(players)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         size = observation_size(players)
         observation_space = spaces.Dict(
@@ -112,9 +112,21 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents
         }
         self.game_seed = random.SystemRandom().getrandbits(32)
-        self.game: GameState = new_game(players, seed=self.game_seed, rules=self.rules)
-        self._legal: dict[int, Move] = {}
+        self.numbered = NumberedGame(
+            new_game(players, seed=self.game_seed, rules=self.rules), self.actions
+        )
+        """The game, stepped by action numbers (see :mod:`pegs_rules.rl.game`)."""
         self._start()
+
+    @property
+    def game(self) -> GameState:
+        """The game as it stands; setting it carries on from another state."""
+        return self.numbered.state
+
+    @game.setter
+    def game(self, state: GameState) -> None:
+        self.numbered.load(state)
+        self._turn_changed()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -125,7 +137,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal the game of ``seed``, or of the last seed plus one."""
         self.game_seed = self.game_seed + 1 if seed is None else seed
-        self.game = new_game(self.players, seed=self.game_seed, rules=self.rules)
+        self.numbered.load(new_game(self.players, seed=self.game_seed, rules=self.rules))
         self._start()
 
     def _start(self) -> None:
@@ -138,21 +150,18 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         self._turn_changed()
 
     def _turn_changed(self) -> None:
-        seat = self.game.turn
-        self.agent_selection = self.possible_agents[seat]
-        moves = legal_moves(self.game)
-        self._legal = self.actions.legal(view(self.game, seat), moves)
+        self.agent_selection = self.possible_agents[self.numbered.turn]
 
     def observe(self, agent: str) -> Observation:
-        seat = self.possible_agents.index(agent)
+        seat = self._seats[agent]
         mask = np.zeros(self.actions.size, dtype=np.int8)
-        if agent == self.agent_selection and not self.game.is_over:
-            mask[list(self._legal)] = 1
-        return {"observation": observation(view(self.game, seat)), "action_mask": mask}
+        if agent == self.agent_selection:
+            mask[list(self.numbered.options)] = 1
+        return {"observation": self.numbered.observation(seat), "action_mask": mask}
 
     def legal_moves(self) -> dict[int, Move]:
-        """The legal moves of the seat to act, by action number (a copy)."""
-        return dict(self._legal)
+        """The legal moves of the seat to act, by action number (a new dict)."""
+        return self.numbered.moves()
 
     def step(self, action: int | None) -> None:
         """The agent to act makes the move numbered ``action``.
@@ -165,9 +174,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or int(action) not in self._legal:
+        if action is None or int(action) not in self.numbered.options:
             raise ActionError(self._why_not(action))
-        self.play(self._legal[int(action)])
+        self.numbered.step(int(action))
+        self._turn_taken(agent)
 
     def play(self, move: Move) -> None:
         """The seat to act makes ``move``, given as a move rather than a number (bots use this).
@@ -175,15 +185,18 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         Raises :class:`~pegs_rules.IllegalMoveError` for a move that is not legal.
         """
         agent = self.agent_selection
-        self.game = apply(self.game, move)
+        self.numbered.play(move)
+        self._turn_taken(agent)
+
+    def _turn_taken(self, agent: str) -> None:
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        winner = self.game.winner
+        winner = self.numbered.winner
         if winner is not None:
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = 1.0 if team_of(seat) == winner else -1.0
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.game.ply >= self.max_turns:
+        elif self.numbered.ply >= self.max_turns:
             self.truncations = dict.fromkeys(self.agents, True)
         self._turn_changed()
         self._accumulate_rewards()

@@ -25,7 +25,7 @@ draw pile, not the seed (a :class:`~pegs_rules.PlayerView` holds none of them).
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +35,7 @@ from pegs_rules.cards import Rank, build_deck
 from pegs_rules.rules import Rules
 from pegs_rules.views import PlayerView
 
-__all__ = ["observation", "observation_size"]
+__all__ = ["deck_of", "observation", "observation_size"]
 
 
 def observation_size(players: int) -> int:
@@ -44,9 +44,12 @@ def observation_size(players: int) -> int:
     return players * (length + HOME_HOLES + 1) + len(Rank) + players + len(Rank) + 1 + players
 
 
-@cache
-def _deck(rules: Rules, players: int) -> Counter[Rank]:
-    return Counter(build_deck(*rules.deck_for(players)))
+@lru_cache(maxsize=64)
+def deck_of(rules: Rules, players: int) -> list[int]:
+    """The deck for ``players`` seats, counted: the number of cards first, then the copies
+    of each rank, A (index 1) to JK (index 14). Shared: read only."""
+    counts = Counter(build_deck(*rules.deck_for(players)))
+    return [sum(counts.values())] + [counts[rank] for rank in Rank]
 
 
 def observation(seen: PlayerView) -> npt.NDArray[np.float32]:
@@ -73,10 +76,10 @@ def observation(seen: PlayerView) -> npt.NDArray[np.float32]:
     for r in range(players):
         out[at + r] = seen.hand_sizes[(me + r) % players] / cap
     at += players
-    deck = _deck(seen.rules, players)
+    deck = deck_of(seen.rules, players)
     for rank, count in Counter(seen.discard_pile).items():
         out[at + rank - 1] = count / deck[rank]
     at += len(Rank)
-    out[at] = seen.draw_pile_size / sum(deck.values())
+    out[at] = seen.draw_pile_size / deck[0]
     out[at + 1 + (seen.turn - me) % players] = 1
     return out

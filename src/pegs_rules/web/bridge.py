@@ -110,7 +110,7 @@ MAX_RECORD = MAX_POSITION
 """The longest record accepted, in characters; an 8-player game's is about 10 kB."""
 MAX_THINKING = 30
 """The longest time budget a bot may have for one move, in seconds."""
-HINT_BOT = "mcts"
+HINT_BOT = "expert"
 """The bot whose move a hint shows: the strongest in :mod:`pegs_rules.bots` (any name
 :func:`~pegs_rules.bots.make_bot` takes). It plays the seat to act seeing only that
 seat's view, seeded from the position (its seed plus its ply), so a hint repeats."""

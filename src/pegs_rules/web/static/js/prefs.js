@@ -2,7 +2,7 @@
 // fast moves are shown. Nothing here is needed: without storage the defaults apply.
 
 /** The bot a new seat gets. A bot is one name, as pegs_rules.bots.make_bot takes it. */
-export const DEFAULT_BOT = "greedy";
+export const DEFAULT_BOT = "medium";
 
 /** The set-up "Play" starts when nothing was played before. */
 export const DEFAULT_SETUP = Object.freeze({

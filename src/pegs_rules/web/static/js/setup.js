@@ -6,8 +6,16 @@ import { rulingLink } from "./controls.js";
 import { DEFAULT_BOT } from "./prefs.js";
 
 /** How the seat menu words a bot; a bot not named here is "<name> bot". */
-const BOT_WORDS = { random: "Random bot", greedy: "Greedy bot", mcts: "MCTS bot (search)" };
-/** The bot whose thinking time the form sets (as "mcts:<seconds>s"). */
+const BOT_WORDS = {
+  random: "Random bot",
+  easy: "Easy bot",
+  medium: "Medium bot",
+  hard: "Hard bot",
+  expert: "Expert bot",
+  greedy: "Greedy bot",
+  mcts: "MCTS bot (timed search)",
+};
+/** The bot whose thinking time the form sets (as "mcts:<seconds>s"); the levels keep theirs. */
 const TIMED_BOT = "mcts";
 
 function element(tag, attributes = {}, ...children) {
@@ -89,7 +97,7 @@ export class Setup {
       element(
         "p",
         {},
-        element("label", { for: "setup-mcts" }, `${BOT_WORDS[TIMED_BOT]}s think for `),
+        element("label", { for: "setup-mcts" }, "MCTS bots think for "),
         element("input", {
           type: "number", name: "mcts", id: "setup-mcts", min: "0.1", max: "30", step: "0.1", value: "1",
         }),
