@@ -65,7 +65,10 @@ def test_two_people_in_two_browsers_and_two_bots_play_to_the_end(servers: list[S
         browser = driver.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
         pages = {}
         for seat in (0, 2):
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            # moves shown at once, not animated peg by peg: the test clicks through a whole game
+            context = browser.new_context(
+                viewport={"width": 1280, "height": 900}, reduced_motion="reduce"
+            )
             page = context.new_page()
             page.set_default_timeout(30_000)
             watch(page, errors, server)

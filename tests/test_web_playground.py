@@ -400,7 +400,7 @@ def test_play_is_one_click_with_the_last_set_up_and_the_form_one_more(
     assert page.is_visible("#play-button") and not page.is_visible("#setup-form")
     assert page.is_visible('.first-board[data-players="4"]')  # until a game is started
     assert page.inner_text("#play-summary") == (
-        "4 players, arizona rules: you at seat 0; greedy bots at seats 1, 2 and 3."
+        "4 players, arizona rules: you at seat 0; medium bots at seats 1, 2 and 3."
     )
     shot(page, "1-home")
     page.click("#change-setup")

@@ -73,7 +73,7 @@ export function saveMoveSpeed(name) {
   write(SPEED, name);
 }
 
-/** A set-up in a few words: "4 players, arizona rules: you at seat 0; greedy bots at seats 1, 2 and 3". */
+/** A set-up in a few words: "4 players, arizona rules: you at seat 0; medium bots at seats 1, 2 and 3". */
 export function describeSetup(setup) {
   const bySeat = new Map();
   setup.seats.forEach((kind, seat) => {
