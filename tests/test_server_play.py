@@ -162,12 +162,12 @@ def test_reconnecting_with_the_same_token_resumes_the_seat(server: Server) -> No
     async def session() -> None:
         first = server.client(link)
         await first.start()
-        assert first.state is not None
-        if first.state["moves"]:
-            await first.send_move(await first_move(first.state))
+        # the states in the order they came (``first.state`` may already be a later one)
+        joined = await first.next("state")
+        if joined["moves"]:
+            await first.send_move(await first_move(joined))
             await first.next("state", lambda m: m["moves"] is None)
-        await first.next("state", lambda m: m["moves"] is not None)  # the bots answered
-        before = first.state
+        before = await first.next("state", lambda m: m["moves"] is not None)  # bots answered
         await first.stop()
 
         again = server.client(link)
