@@ -29,6 +29,7 @@ extensions = [
     "pegs_docs",
     "pegs_play",
     "pegs_study",
+    "pegs_strength",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
