@@ -36,12 +36,13 @@ from pegs_rules.bots import decide, make_bot
 from pegs_rules.errors import ReplayError
 from pegs_rules.events import CardsDrawn, Event, PegDisplaced, apply_with_events
 from pegs_rules.moves import Play
+from pegs_rules.paths import paths_for
 from pegs_rules.records import record_of, replay
 from pegs_rules.render import svg
 from pegs_rules.rules import PRESETS, rule_text
 from pegs_rules.rulings import RULINGS
 from pegs_rules.spec import load_cases
-from pegs_rules.web.bridge import BOARD_SIZE, HINT_BOT, MAX_POSITION, SWITCHES, Session
+from pegs_rules.web.bridge import BOARD_SIZE, HINT_BOT, MAX_POSITION, SWITCHES, Session, warm_up
 
 SPLIT = """
 players: 4
@@ -64,6 +65,18 @@ def started(seats: list[str], seed: int, players: int = 4, **fields: Any) -> Ses
     answer = ask(session, "new_game", players=players, seed=seed, seats=seats, **fields)
     assert answer["ok"], answer
     return session
+
+
+def test_after_warming_up_no_first_game_computes_a_board_again() -> None:
+    """What the playground's snapshot holds: a restored engine's first game finds its
+    board's path tables made."""
+    paths_for.cache_clear()
+    warm_up()
+    made = paths_for.cache_info().misses
+    assert made == len(PRESETS["arizona"].player_counts) == 3
+    for players in (4, 6, 8):
+        started(["human"] + ["greedy"] * (players - 1), seed=players, players=players)
+    assert paths_for.cache_info().misses == made
 
 
 # --- the setup form ----------------------------------------------------------------------------

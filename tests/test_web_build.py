@@ -88,7 +88,23 @@ def test_the_first_paint_holds_a_new_board_for_each_player_count(tmp_path: Path)
         assert f'<div class="first-board" data-players="{players}" role="img"' in page
         assert body in page
     with pytest.raises(BuildError, match="lack the mark"):
-        first_paint("<html></html>")
+        first_paint("<html></html>", {})
+
+
+def test_the_page_names_its_engine_for_the_worker_to_start_at_once(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(out, wheel=fake_wheel(tmp_path), pyodide=fake_runtime(tmp_path / "py"))
+    page = (out / "index.html").read_text(encoding="utf-8")
+    config = json.loads((out / "config.json").read_text(encoding="utf-8"))
+    head = page.split("</head>", 1)[0]
+    named = head.split('<script type="application/json" id="engine">', 1)[1].split("</script>")[0]
+    assert json.loads(named) == {
+        key: config[key] for key in ("wheel", "pyodide", "download", "engine")
+    }
+    assert head.index('id="engine"') < head.index('src="js/start.js"')  # read as it runs
+    template = (STATIC / "index.html").read_text(encoding="utf-8")
+    written = first_paint(template, {"wheel": "</script><script>alert(1)"})
+    assert "</script><script>" not in written and "<\\/script><script>" in written
 
 
 def test_the_service_worker_holds_the_build_and_a_digest_of_every_file(tmp_path: Path) -> None:

@@ -146,9 +146,31 @@ DROP = """([text, name]) => {
     document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
 }"""
 """Drop a file on the page, as a person dragging it from their files would."""
-SNAPSHOT_KEPT = (
-    """async () => (await (await caches.open("pegs-playground engine")).keys()).length > 0"""
-)
+SNAPSHOTS = """async () => {
+    const root = await navigator.storage.getDirectory();
+    const folder = await root.getDirectoryHandle("pegs-playground engine", { create: true });
+    const kept = [];
+    for await (const [name, entry] of folder.entries()) {
+        kept.push({ name, size: (await entry.getFile()).size });
+    }
+    return kept;
+}"""
+"""The engine's snapshots kept in the origin's private file system: name and size of each."""
+SNAPSHOT_KEPT = f"""async () => {{
+    const kept = await ({SNAPSHOTS})();
+    return kept.length === 1 && kept[0].name.endsWith(" " + kept[0].size);
+}}"""
+"""True once the engine's snapshot is kept whole (its name ends with its length)."""
+CUT_SHORT = """async () => {
+    const root = await navigator.storage.getDirectory();
+    const folder = await root.getDirectoryHandle("pegs-playground engine");
+    for await (const entry of folder.values()) {
+        const file = await entry.createWritable({ keepExistingData: true });
+        await file.truncate(1000);
+        await file.close();
+    }
+}"""
+"""Cut every kept snapshot short, as a visit closed while writing one would."""
 
 
 # --- fixtures ----------------------------------------------------------------------------------
@@ -940,6 +962,12 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
         page.goto(server.url + UNSEEDED)
         page.wait_for_selector("[data-move]")
         first_seed = started_seed(page)
+        # A snapshot cut short is never restored: the engine starts anew and keeps a whole one.
+        page.evaluate(CUT_SHORT)
+        assert [kept["size"] for kept in page.evaluate(SNAPSHOTS)] == [1000]
+        page.goto(server.url + HUMAN_SEAT_2)
+        page.wait_for_selector("[data-move]", timeout=LOAD_TIMEOUT)
+        page.wait_for_function(SNAPSHOT_KEPT, timeout=LOAD_TIMEOUT)
         # A new build (another docs address) replaces the old on the next visit.
         old = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         build(folder, wheel=wheel, pyodide=runtime, docs_url="https://example.org/pegs/")

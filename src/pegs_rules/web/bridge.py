@@ -419,6 +419,17 @@ class Session:
         }
 
 
+def warm_up() -> None:
+    """Compute now what the first game on each board size computes once: the board's path
+    tables and its drawing. The playground's worker calls this before it keeps a snapshot of
+    the started engine, so that an engine restored from it starts its first game at full
+    speed."""
+    for players in PRESETS["arizona"].player_counts:
+        state = new_game(players, seed=0)
+        legal_moves(state)
+        svg(state, size=BOARD_SIZE)
+
+
 def hello() -> dict[str, Any]:
     """What the setup form offers: presets with their switches, bots, limits."""
     switches = []

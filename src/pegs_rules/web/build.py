@@ -4,9 +4,10 @@ The folder holds:
 
 * the page: ``index.html``, ``style.css``, ``icon.svg``, ``manifest.webmanifest``
   (which makes it an installable web app) and ``js/``, copied from this package's
-  ``static/`` folder; ``index.html`` gets the manifest's link and the board of a new
-  game for 4, 6 and 8 players, drawn by :func:`pegs_rules.render.svg`, so that the
-  first paint shows a board while the engine loads;
+  ``static/`` folder; ``index.html`` gets the manifest's link, the engine's files
+  (``js/start.js`` starts its worker from them as the page begins to load) and the
+  board of a new game for 4, 6 and 8 players, drawn by :func:`pegs_rules.render.svg`,
+  so that the first paint shows a board while the engine loads;
 * ``pyodide/``: the Pyodide runtime (CPython for WebAssembly with its standard
   library), copied from ``node_modules/pyodide``, which ``npm ci`` installs from
   the repository's ``package.json`` and ``package-lock.json`` (they pin its
@@ -153,8 +154,6 @@ def build(
         raise BuildError(f"{wheel} is not a pegs_rules wheel")
     _clear(out_dir)
     shutil.copytree(STATIC, out_dir, dirs_exist_ok=True)
-    page = out_dir / "index.html"
-    page.write_text(first_paint(page.read_text(encoding="utf-8")), encoding="utf-8")
     (out_dir / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copy2(runtime / name, out_dir / "pyodide" / name)
@@ -163,21 +162,28 @@ def build(
         made = wheel or build_wheel(root or CHECKOUT, Path(scratch))
         shutil.copy2(made, out_dir / "wheels" / made.name)
     loaded = [f"pyodide/{name}" for name in ENGINE_FILES] + [f"wheels/{made.name}"]
+    engine_files = {
+        path: digest
+        for path, digest in digests(out_dir).items()
+        if path.startswith(("pyodide/", "wheels/"))
+    }
+    engine: dict[str, object] = {
+        "wheel": f"wheels/{made.name}",
+        "pyodide": "pyodide/",
+        "download": {path: (out_dir / path).stat().st_size for path in loaded},
+        "engine": _digest(json.dumps(engine_files, sort_keys=True).encode())[:16],
+    }
+    page = out_dir / "index.html"
+    page.write_text(first_paint(page.read_text(encoding="utf-8"), engine), encoding="utf-8")
     config: dict[str, object] = {
         "app": "pegs-rules playground",
         "version": __version__,
         "transport": "local",
-        "wheel": f"wheels/{made.name}",
-        "pyodide": "pyodide/",
+        **engine,
         "pyodide_version": runtime_version(runtime),
         "docs": docs_url,
-        "download": {path: (out_dir / path).stat().st_size for path in loaded},
     }
     files = digests(out_dir)
-    engine = {
-        path: digest for path, digest in files.items() if path.startswith(("pyodide/", "wheels/"))
-    }
-    config["engine"] = _digest(json.dumps(engine, sort_keys=True).encode())[:16]
     config["build"] = _digest(json.dumps([files, config], sort_keys=True).encode())[:16]
     (out_dir / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     files["config.json"] = _digest((out_dir / "config.json").read_bytes())
@@ -189,9 +195,11 @@ def build(
     return page
 
 
-def first_paint(page: str) -> str:
-    """``index.html`` with the manifest linked and the board of a new game for each of
-    :data:`FIRST_BOARDS` (``js/first.js`` shows the one of the last game's player count)."""
+def first_paint(page: str, engine: dict[str, object]) -> str:
+    """``index.html`` with the manifest linked, ``engine`` (what ``js/start.js`` needs to
+    start the engine's worker as the page begins to load) written in, and the board of a new
+    game for each of :data:`FIRST_BOARDS` (``js/first.js`` shows the one of the last game's
+    player count)."""
     boards = []
     for players in FIRST_BOARDS:
         drawn = svg(new_game(players, seed=0, dealer=players - 1), size=BOARD_SIZE)
@@ -200,7 +208,11 @@ def first_paint(page: str) -> str:
             f'<div class="first-board" data-players="{players}" role="img" '
             f'aria-label="The board of a new {players}-player game">{drawn}</div>'
         )
-    head = '<link rel="manifest" href="manifest.webmanifest">'
+    named = json.dumps(engine, sort_keys=True).replace("</", "<\\/")
+    head = (
+        '<link rel="manifest" href="manifest.webmanifest">\n'
+        f'  <script type="application/json" id="engine">{named}</script>'
+    )
     return _fill(
         _fill(page, "<!-- build: head -->", head), "<!-- build: board -->", "".join(boards)
     )

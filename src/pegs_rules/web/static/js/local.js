@@ -5,34 +5,22 @@ import { Listeners } from "./transport.js";
 
 export class LocalTransport {
   /**
-   * @param {{ wheel: string, pyodide?: string, download?: object, botDelay?: number }} options
-   *   wheel: URL of the pegs_rules wheel; pyodide: URL of the Pyodide runtime folder;
-   *   download: the size in bytes of each file the engine loads, by URL (for the progress);
-   *   engine: a digest of the runtime and the wheel (config.json): the worker keeps a
-   *   snapshot of the engine started, good for that engine only;
+   * @param {{ engine: { worker: Worker, early: object[] } | null, botDelay?: number }} options
+   *   engine: the worker start.js started as the page began to load, with the messages it
+   *   sent before this transport listened (null: the page names no engine);
    *   botDelay: milliseconds between two bot moves (so a person can follow them).
    */
-  constructor({ wheel, pyodide = "pyodide/", download = {}, engine = "", botDelay = 400 }) {
-    if (!wheel) throw new Error("config.json names no wheel: rebuild with pegs web build");
+  constructor({ engine, botDelay = 400 }) {
+    if (!engine) throw new Error("this page names no rules engine: rebuild it with pegs web build");
     this.kind = "local";
     this.can = { setup: true, study: true, replay: true, hint: true };
     this.updates = new Listeners();
     this.notices = new Listeners();
     this.pending = new Map();
     this.nextId = 1;
-    const url = new URL("worker.js", import.meta.url);
-    url.searchParams.set("wheel", new URL(wheel, document.baseURI).href);
-    url.searchParams.set("pyodide", new URL(pyodide, document.baseURI).href);
-    const sizes = Object.entries(download).map(([file, size]) => [new URL(file, document.baseURI).href, size]);
-    url.searchParams.set("download", JSON.stringify(Object.fromEntries(sizes)));
-    url.searchParams.set("engine", engine);
-    url.searchParams.set("site", new URL(".", document.baseURI).href);
-    this.worker = new Worker(url, { type: "module" });
-    this.worker.onmessage = ({ data }) => this.receive(data);
-    this.worker.onerror = (event) => {
-      event.preventDefault();
-      this.fail(`The engine stopped: ${event.message || "the worker failed to load"}`);
-    };
+    this.stopped = null; // why the engine stopped, once it has
+    this.worker = engine.worker;
+    this.early = engine.early;
     this.botDelay = botDelay;
   }
 
@@ -48,7 +36,17 @@ export class LocalTransport {
     this.notices.add(listener);
   }
 
+  /** Listen to the engine from here on (after what it said meanwhile), and say hello. */
   connect() {
+    this.worker.onmessage = ({ data }) => this.receive(data);
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.fail(`The engine stopped: ${event.message || "the worker failed to load"}`);
+    };
+    for (const { data, failed } of this.early.splice(0)) {
+      if (failed) this.fail(`The engine stopped: ${failed}`);
+      else this.receive(data);
+    }
     return this.request({ op: "hello" });
   }
 
@@ -102,6 +100,7 @@ export class LocalTransport {
   }
 
   request(request) {
+    if (this.stopped) return Promise.reject(new Error(this.stopped));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -125,6 +124,7 @@ export class LocalTransport {
   }
 
   fail(text) {
+    this.stopped = text;
     this.notices.emit({ level: "error", text, fatal: true });
     for (const { reject } of this.pending.values()) reject(new Error(text));
     this.pending.clear();

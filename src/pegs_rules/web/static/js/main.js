@@ -116,7 +116,7 @@ async function main() {
   let screen = "home";
   let started = false; // anything asked for beyond the home screen
   const cacheSite = kind === "local" ? serviceWorker(() => !started && screen === "home") : () => {};
-  const transport = await createTransport(kind, config);
+  const transport = await createTransport(kind, { ...config, engine: window.pegsEngine }); // start.js
   if (transport.kind === "remote") {
     // a game on a server, opened from its join or spectator link
     $("header .subtitle").textContent = "online game";

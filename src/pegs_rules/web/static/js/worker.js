@@ -10,23 +10,24 @@
 //                                   in bytes) and fatal errors
 //
 // Python starting up is most of the engine's loading time, so the worker keeps a memory
-// snapshot of the engine started (Pyodide's, with pegs_rules imported) in the browser's
-// Cache Storage, one per site, for the engine (runtime and wheel) that made it: a later
-// visit restores it instead of starting Python again. A snapshot that cannot be restored
-// is dropped and the engine starts anew.
+// snapshot of the engine started (Pyodide's, with pegs_rules imported and warmed up), one
+// per site, for the engine (runtime and wheel) that made it (snapshot.js): a later visit
+// restores it instead of starting Python again. A snapshot that cannot be restored is
+// dropped and the engine starts anew.
 //
 // Bots play one move per message: once the page has shown an update whose `next` is "bot",
 // the worker asks the bridge for the bot's move after the pause, so requests from the page
 // are answered between two bot moves, the game can be left at any time, and a move being
 // animated in the page is never overtaken by the next one.
 
+import { SnapshotStore } from "./snapshot.js";
+
 const config = new URL(self.location.href).searchParams;
 const runtime = new URL(config.get("pyodide") || "../pyodide/", self.location.href);
 const wheel = new URL(config.get("wheel"), self.location.href);
 const download = JSON.parse(config.get("download") || "{}"); // bytes of each file, by URL
 const engine = config.get("engine") || ""; // a digest of runtime and wheel: a snapshot fits no other
-const SNAPSHOTS = "pegs-playground engine";
-const snapshotKey = new URL(`__engine/${engine}`, config.get("site") || self.location.href).href;
+const snapshots = new SnapshotStore(config.get("site") || "", engine);
 
 let session = null;
 let pace = 400;
@@ -83,20 +84,20 @@ function countDownloads() {
 async function start() {
   const started = performance.now();
   const counted = countDownloads();
-  const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
+  const [{ loadPyodide }, kept] = await Promise.all([import(new URL("pyodide.mjs", runtime).href), snapshots.read()]);
   const options = { indexURL: runtime.href, stdout: () => {}, stderr: () => {} };
-  let pyodide = await restore(loadPyodide, options);
+  let pyodide = kept ? await restore(loadPyodide, options, kept) : null;
   if (pyodide === null) {
     const wheelBytes = fetch(wheel).then((response) => response.arrayBuffer()); // meanwhile
-    const keep = engine && typeof caches !== "undefined";
-    pyodide = await loadPyodide({ ...options, _makeSnapshot: keep });
+    pyodide = await loadPyodide({ ...options, _makeSnapshot: snapshots.usable });
     pyodide.FS.writeFile("/tmp/pegs_rules.whl", new Uint8Array(await wheelBytes));
     pyodide.runPython(
       "import site, zipfile\n" + // a pure-Python wheel installs by unpacking it
         "zipfile.ZipFile('/tmp/pegs_rules.whl').extractall(site.getsitepackages()[0])\n" +
-        "import pegs_rules.web.bridge",
+        "import pegs_rules.web.bridge\n" +
+        "pegs_rules.web.bridge.warm_up()",
     );
-    if (keep) keepSnapshot(pyodide.makeMemorySnapshot()); // before any Python object reaches JS
+    if (snapshots.usable) snapshots.write(pyodide.makeMemorySnapshot()); // before any Python object reaches JS
   }
   counted();
   const bridge = pyodide.pyimport("pegs_rules.web.bridge");
@@ -105,31 +106,13 @@ async function start() {
   for (const message of waiting.splice(0)) receive(message);
 }
 
-/** The engine restored from its snapshot, or null (none, or it failed). */
-async function restore(loadPyodide, options) {
-  if (!engine || typeof caches === "undefined") return null;
-  const cache = await caches.open(SNAPSHOTS);
-  const kept = await cache.match(snapshotKey);
-  if (!kept) return null;
+/** The engine restored from the snapshot `kept`, or null (it failed: the snapshot is dropped). */
+async function restore(loadPyodide, options, kept) {
   try {
-    return await loadPyodide({ ...options, _loadSnapshot: new Uint8Array(await kept.arrayBuffer()) });
+    return await loadPyodide({ ...options, _loadSnapshot: kept });
   } catch {
-    await cache.delete(snapshotKey);
+    await snapshots.clear();
     return null;
-  }
-}
-
-/** Keep `snapshot` for this engine, dropping the site's snapshots of other engines. */
-async function keepSnapshot(snapshot) {
-  try {
-    const cache = await caches.open(SNAPSHOTS);
-    const site = snapshotKey.slice(0, snapshotKey.lastIndexOf("/") + 1);
-    for (const request of await cache.keys()) {
-      if (request.url.startsWith(site) && request.url !== snapshotKey) await cache.delete(request);
-    }
-    await cache.put(snapshotKey, new Response(snapshot));
-  } catch {
-    // no room, or no storage: the next visit starts Python again
   }
 }
 
