@@ -5,10 +5,11 @@
 
 * **first paint**: when the browser first paints the page (first contentful paint), and
   whether a board is in it;
-* **cold load**: a fresh browser context (empty cache, no service worker) opens a game
-  whose first turn is a person's; the time from navigation to the first playable board
-  (the legal moves listed);
-* **warm load**: the same context opens it again (this tree: from the service worker's
+* **cold load**: a browser with a new profile (empty caches and storage, no service
+  worker, kept on disk as a person's is) opens a game whose first turn is a person's; the
+  time from navigation to the first playable board (the legal moves listed, by the page's
+  clock);
+* **warm load**: the same browser and profile open it again (this tree: from the service worker's
   cache, the engine restored from its snapshot; a tree without them: the browser's HTTP
   cache);
 * **offline**: the same again with the network off (a tree without a service worker
@@ -21,7 +22,7 @@
 
 With ``--baseline REF`` the playground of that revision is built too (from ``git archive``,
 with this checkout's Pyodide runtime) and the loads of the two are measured in turns, a
-fresh context each, in one run: the ratios are the figures to quote.
+new profile each, in one run: the ratios are the figures to quote.
 
 Needs the dev extra (Playwright), Chromium (``/usr/bin/chromium``) and the Pyodide runtime
 (``npm ci``). A measurement, not a test: the machine is shared and noisy, so say how busy it
@@ -45,7 +46,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Page, Playwright, sync_playwright
 
 from pegs_rules import apply, new_game
 from pegs_rules.bots import decide, make_bot
@@ -53,6 +54,7 @@ from pegs_rules.moves import parse_notation
 from pegs_rules.web.build import build
 
 ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -65,11 +67,19 @@ FIRST_TURN_IS_A_PERSONS = "?players=4&seed=4&seats=greedy,greedy,human,greedy&de
 READY_FOR_ANOTHER_VISIT = """async () => {
     if (!("serviceWorker" in navigator) || !document.querySelector("link[rel=manifest]")) return true;
     await navigator.serviceWorker.ready;
-    const engine = await (await caches.open("pegs-playground engine")).keys();
-    return navigator.serviceWorker.controller !== null && engine.length > 0;
+    if (navigator.serviceWorker.controller === null) return false;
+    const root = await navigator.storage.getDirectory();
+    const folder = await root.getDirectoryHandle("pegs-playground engine", { create: true });
+    for await (const [name, entry] of folder.entries()) {
+        if (name.endsWith(" " + (await entry.getFile()).size)) return true; // kept whole
+    }
+    return (await (await caches.open("pegs-playground engine")).keys()).length > 0;
 }"""
 """True once a visit has left what the next one uses: the service worker in charge and the
-engine's snapshot kept (at once for a playground without them)."""
+engine's snapshot kept whole (in the private file system; in Cache Storage by older builds;
+at once for a playground without them)."""
+PLAYABLE = """() => document.querySelector("[data-move]") && performance.now()"""
+"""The page's clock when it first shows the legal moves, polled at each animation frame."""
 FIRST_PAINT = (
     """() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null"""
 )
@@ -151,35 +161,38 @@ def build_revision(ref: str, out: Path) -> None:
 def playable(page: Page, url: str) -> float:
     """Seconds from navigation to the first playable board."""
     page.goto(url + FIRST_TURN_IS_A_PERSONS)
-    page.wait_for_selector("[data-move]", timeout=180_000)
-    seconds: float = page.evaluate("performance.now()") / 1000
+    shown = page.wait_for_function(PLAYABLE, polling="raf", timeout=180_000)
+    seconds: float = shown.json_value() / 1000
     return seconds
 
 
-def visits(browser: Browser, url: str) -> dict[str, Any]:
-    """A first visit in a fresh context, then a second, then one offline (where it can)."""
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        cold = playable(page, url)
-        painted = page.evaluate(FIRST_PAINT)
-        with urllib.request.urlopen(url) as response:  # what the first paint can show
-            board = 'class="first-board"' in response.read().decode("utf-8")
-        page.wait_for_function(READY_FOR_ANOTHER_VISIT, timeout=180_000)
-        warm = playable(page, url)
-        offline = None
-        if page.evaluate("navigator.serviceWorker.controller !== null"):
-            context.set_offline(True)
-            offline = playable(page, url)
-        return {
-            "first_paint_ms": painted,
-            "board_in_first_paint": board,
-            "cold_s": cold,
-            "warm_s": warm,
-            "offline_s": offline,
-        }
-    finally:
-        context.close()
+def visits(driver: Playwright, url: str) -> dict[str, Any]:
+    """A first visit with a new profile, then a second, then one offline (where it can)."""
+    with tempfile.TemporaryDirectory() as profile:
+        context = driver.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=ARGS
+        )
+        try:
+            page = context.new_page()
+            cold = playable(page, url)
+            painted = page.evaluate(FIRST_PAINT)
+            with urllib.request.urlopen(url) as response:  # what the first paint can show
+                board = 'class="first-board"' in response.read().decode("utf-8")
+            page.wait_for_function(READY_FOR_ANOTHER_VISIT, timeout=180_000)
+            warm = playable(page, url)
+            offline = None
+            if page.evaluate("navigator.serviceWorker.controller !== null"):
+                context.set_offline(True)
+                offline = playable(page, url)
+        finally:
+            context.close()
+    return {
+        "first_paint_ms": painted,
+        "board_in_first_paint": board,
+        "cold_s": cold,
+        "warm_s": warm,
+        "offline_s": offline,
+    }
 
 
 def in_cpython(seats: list[str], seed: int, moves: list[str]) -> list[float]:
@@ -250,11 +263,11 @@ def main() -> int:
         servers = {name: serve(folder) for name, folder in sites.items()}
         try:
             with sync_playwright() as driver:
-                browser = driver.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
                 loads: dict[str, list[dict[str, Any]]] = {name: [] for name in sites}
                 for _ in range(args.runs):  # the playgrounds take turns
                     for name, (_, url) in servers.items():
-                        loads[name].append(visits(browser, url))
+                        loads[name].append(visits(driver, url))
+                browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 page = browser.new_page()
                 page.goto(servers["this tree"][1])
                 greedy = bots(page, "greedy", 7, args.greedy_moves)
