@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +15,7 @@ from pegs_rules import (
     Explanation,
     GameState,
     IllegalMoveError,
+    Move,
     NotationError,
     Pass,
     PegsError,
@@ -51,6 +54,27 @@ def test_every_legal_move_round_trips_in_canonical_and_short_form(state: GameSta
         short = format_move(state, move, short=True)
         assert len(short) <= len(text)
         assert parse_move(state, short) == move, (short, str(move))
+        for shorter in (t for t in shorthands(move) if len(t) < len(short)):
+            try:
+                named = parse_move(state, shorter)
+            except PegsError:
+                continue  # ambiguous, or no legal move
+            assert named != move, f"{shorter!r} is shorter than {short!r} and names {move}"
+
+
+def shorthands(move: Move) -> list[str]:
+    """Every way of writing ``move`` with each step's seat and destination given or left out
+    (the module docstring's shorthands), and its card alone."""
+    if not isinstance(move, Play):
+        return []
+    texts = [move.card.symbol]
+    for choice in itertools.product(range(4), repeat=len(move.steps)):
+        words = []
+        for (seat, src, dst), kind in zip(move.steps, choice, strict=True):
+            word = location_name(src) + (f"-{location_name(dst)}" if kind % 2 else "")
+            words.append(f"{seat}:{word}" if kind >= 2 else word)
+        texts.append(" ".join([move.card.symbol, *words]))
+    return texts
 
 
 @settings(max_examples=examples(0.5))

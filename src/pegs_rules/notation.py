@@ -44,6 +44,7 @@ pegs_rules.errors.IllegalMoveError: [board.pegs] no peg of seat 0 on 41
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pegs_rules.board import Location, is_home, is_track, location_name, parse_location
@@ -123,14 +124,7 @@ def parse_move(state: GameState, text: str) -> Move:
                 return same[0]
             raise IllegalMoveError(*why_illegal(state, move))
         card, steps = move
-        found: list[Move] = [
-            m
-            for m in legal
-            if isinstance(m, Play)
-            and m.card is card
-            and (not steps or len(m.steps) == len(steps))
-            and all(p.matches(s) for p, s in zip(steps, m.steps, strict=False))
-        ]
+        found: list[Move] = list(_named(legal, card, steps))
         if not found and len(steps) == 2:  # card.seven.split.order, variant.two-swap.order
             found = list(_other_orders(state, legal, card, steps))
         if len(found) == 1:
@@ -140,6 +134,36 @@ def parse_move(state: GameState, text: str) -> Move:
         raise _no_match(state, legal, text, card, steps)
     except Exception as error:
         reraise(state, error)
+
+
+def _named(legal: tuple[Move, ...], card: Rank, steps: list[_StepPattern]) -> Iterator[Play]:
+    """The legal plays, in the engine's order, that a shorthand's card and steps fit."""
+    return (
+        m
+        for m in legal
+        if isinstance(m, Play)
+        and m.card is card
+        and (not steps or len(m.steps) == len(steps))
+        and all(p.matches(s) for p, s in zip(steps, m.steps, strict=False))
+    )
+
+
+def _names_several(plays: tuple[Move, ...], text: str) -> bool:
+    """Whether :func:`parse_move` finds ``text`` ambiguous: a shorthand (not a move's full
+    notation) that two or more of ``plays`` (the legal plays of its card) fit. Stops at the
+    second."""
+    try:
+        parse_notation(text)
+        return False
+    except NotationError:
+        pass
+    try:
+        read = _read(text)
+    except NotationError:
+        return False
+    if not isinstance(read, tuple):
+        return False
+    return len(list(itertools.islice(_named(plays, *read), 2))) == 2
 
 
 def _other_orders(
@@ -250,12 +274,16 @@ def format_move(state: GameState, move: Move, *, short: bool = False) -> str:
     if not isinstance(state, GameState):
         raise PegsError(f"not a game state: {type(state).__name__}")
     try:
-        if move not in legal_moves(state):
+        legal = legal_moves(state)
+        if move not in legal:
             raise IllegalMoveError(*why_illegal(state, move))
         text = str(move)
         if not short or not isinstance(move, Play):
             return text
+        plays = tuple(m for m in legal if isinstance(m, Play) and m.card is move.card)
         for candidate in _shorthands(move):
+            if _names_several(plays, candidate):
+                continue  # parse_move would refuse it; seen here without a full search
             try:
                 if parse_move(state, candidate) == move:
                     return candidate
