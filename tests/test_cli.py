@@ -270,7 +270,7 @@ def test_play_offers_to_save_the_record_on_quit(run: Runner, tmp_path: Path) -> 
 
 
 def test_play_board_fits_80_columns_at_8_players(run: Runner) -> None:
-    code, out, _ = run(["play", "--players", "8", "--seed", "5", "--bots", "random"], "1\n" * 300)
+    code, out, _ = run(["play", "--players", "8", "--seed", "5", "--bots", "random"], "1\n" * 120)
     assert code == 0
     assert max(len(line) for line in out.splitlines()) <= 80
 
