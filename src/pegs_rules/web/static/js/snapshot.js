@@ -1,7 +1,7 @@
 // Where the engine's worker keeps the memory snapshot of the engine started (Pyodide's, with
-// pegs_rules imported and warmed up): the origin's private file system, read and written through a
-// synchronous access handle, the fastest storage a worker has (in Chromium with a profile on
-// disk, a 31 MB snapshot reads in about a third of the time Cache Storage takes).
+// pegs_rules imported and warmed up): the origin's private file system, read and written
+// through a synchronous access handle, the fastest storage a worker has (in Chromium with a
+// profile on disk, a 31 MB snapshot reads in about a third of the time Cache Storage takes).
 //
 // One folder, FOLDER, holds every playground's snapshots; a file is named for its site (the
 // playground's address) and its engine (a digest of runtime and wheel: a snapshot fits no
