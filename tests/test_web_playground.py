@@ -171,6 +171,32 @@ CUT_SHORT = """async () => {
     }
 }"""
 """Cut every kept snapshot short, as a visit closed while writing one would."""
+SCRAMBLE = """async () => {
+    const root = await navigator.storage.getDirectory();
+    const folder = await root.getDirectoryHandle("pegs-playground engine");
+    try {
+        for await (const entry of folder.values()) {
+            const file = await entry.createWritable();
+            await file.write(new Uint8Array((await entry.getFile()).size).fill(7));
+            await file.close();
+        }
+        return true;
+    } catch {
+        return false; // the engine is still closing the file it wrote
+    }
+}"""
+"""Fill every kept snapshot with junk, keeping its name and length (a damaged disk, say);
+false while the engine still holds the file."""
+FIRST_BYTES = """async () => {
+    const root = await navigator.storage.getDirectory();
+    const folder = await root.getDirectoryHandle("pegs-playground engine");
+    const out = [];
+    for await (const entry of folder.values()) {
+        out.push([...new Uint8Array(await (await entry.getFile()).slice(0, 8).arrayBuffer())]);
+    }
+    return out;
+}"""
+"""The first bytes of each kept snapshot."""
 
 
 # --- fixtures ----------------------------------------------------------------------------------
@@ -968,6 +994,15 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
         page.goto(server.url + HUMAN_SEAT_2)
         page.wait_for_selector("[data-move]", timeout=LOAD_TIMEOUT)
         page.wait_for_function(SNAPSHOT_KEPT, timeout=LOAD_TIMEOUT)
+        # One that fails to restore is dropped: the engine starts anew and keeps a good one.
+        page.wait_for_function(SCRAMBLE)
+        assert page.evaluate(FIRST_BYTES) == [[7] * 8]
+        page.goto(server.url + HUMAN_SEAT_2)
+        page.wait_for_selector("[data-move]", timeout=LOAD_TIMEOUT)
+        page.wait_for_function(
+            f"async () => (await ({SNAPSHOT_KEPT})()) && (await ({FIRST_BYTES})())[0][0] !== 7",
+            timeout=LOAD_TIMEOUT,
+        )
         # A new build (another docs address) replaces the old on the next visit.
         old = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         build(folder, wheel=wheel, pyodide=runtime, docs_url="https://example.org/pegs/")
