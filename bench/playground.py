@@ -65,19 +65,23 @@ ARGS = [
 ]
 FIRST_TURN_IS_A_PERSONS = "?players=4&seed=4&seats=greedy,greedy,human,greedy&delay=0"
 READY_FOR_ANOTHER_VISIT = """async () => {
-    if (!("serviceWorker" in navigator) || !document.querySelector("link[rel=manifest]")) return true;
-    await navigator.serviceWorker.ready;
-    if (navigator.serviceWorker.controller === null) return false;
-    const root = await navigator.storage.getDirectory();
-    const folder = await root.getDirectoryHandle("pegs-playground engine", { create: true });
-    for await (const [name, entry] of folder.entries()) {
-        if (name.endsWith(" " + (await entry.getFile()).size)) return true; // kept whole
-    }
-    return (await (await caches.open("pegs-playground engine")).keys()).length > 0;
+    const ready = async () => {
+        if (!("serviceWorker" in navigator) || !document.querySelector("link[rel=manifest]")) return true;
+        await navigator.serviceWorker.ready;
+        if (navigator.serviceWorker.controller === null) return false;
+        const root = await navigator.storage.getDirectory();
+        const folder = await root.getDirectoryHandle("pegs-playground engine", { create: true });
+        for await (const [name, entry] of folder.entries()) {
+            if (name.endsWith(" " + (await entry.getFile()).size)) return true; // kept whole
+        }
+        return (await (await caches.open("pegs-playground engine")).keys()).length > 0;
+    };
+    while (!(await ready())) await new Promise((resolve) => setTimeout(resolve, 100));
 }"""
-"""True once a visit has left what the next one uses: the service worker in charge and the
+"""Wait until a visit has left what the next one uses: the service worker in charge and the
 engine's snapshot kept whole (in the private file system; in Cache Storage by older builds;
-at once for a playground without them)."""
+at once for a playground without them). Evaluated, not passed to ``wait_for_function``, which
+takes an async function's promise for a truthy answer."""
 PLAYABLE = """() => document.querySelector("[data-move]") && performance.now()"""
 """The page's clock when it first shows the legal moves, polled at each animation frame."""
 FIRST_PAINT = (
@@ -178,7 +182,7 @@ def visits(driver: Playwright, url: str) -> dict[str, Any]:
             painted = page.evaluate(FIRST_PAINT)
             with urllib.request.urlopen(url) as response:  # what the first paint can show
                 board = 'class="first-board"' in response.read().decode("utf-8")
-            page.wait_for_function(READY_FOR_ANOTHER_VISIT, timeout=180_000)
+            page.evaluate(READY_FOR_ANOTHER_VISIT)
             warm = playable(page, url)
             offline = None
             if page.evaluate("navigator.serviceWorker.controller !== null"):

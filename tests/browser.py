@@ -16,9 +16,12 @@ import time
 import urllib.request
 from pathlib import Path
 from types import TracebackType
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 REQUIRE = "PEGS_REQUIRE_BROWSER"
 """The environment variable that turns a missing browser into a failure."""
@@ -32,6 +35,17 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 """Screenshots and other files the tests leave to look at (ignored by git)."""
+
+
+def wait_until(page: Page, script: str, timeout: float = 30.0) -> None:
+    """Evaluate ``script`` (an async function) in ``page`` until it answers truthy, or fail
+    after ``timeout`` seconds. (Playwright's ``wait_for_function`` takes a promise for a truthy
+    answer and returns at once: an async condition must be polled from here.)"""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        if time.monotonic() > deadline:
+            pytest.fail(f"not true after {timeout:.0f} s: {script}")
+        page.wait_for_timeout(100)
 
 
 def unavailable(reason: str) -> NoReturn:

@@ -30,7 +30,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from browser import ARTIFACTS, CHROMIUM_ARGS, StaticServer, chromium, npm_ci, unavailable
+from browser import (
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    StaticServer,
+    chromium,
+    npm_ci,
+    unavailable,
+    wait_until,
+)
 from played import bots_game
 
 from pegs_rules import (
@@ -971,7 +979,7 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
         cold = time.monotonic() - started
         assert page.inner_text("#table-facts").startswith("4 players")
         page.wait_for_function("navigator.serviceWorker.controller !== null")
-        page.wait_for_function(SNAPSHOT_KEPT, timeout=LOAD_TIMEOUT)
+        wait_until(page, SNAPSHOT_KEPT, LOAD_TIMEOUT / 1000)
         session = context.new_cdp_session(page)
         manifest = session.send("Page.getAppManifest")
         assert manifest["url"] == server.url + "manifest.webmanifest" and manifest["errors"] == []
@@ -993,15 +1001,16 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
         assert [kept["size"] for kept in page.evaluate(SNAPSHOTS)] == [1000]
         page.goto(server.url + HUMAN_SEAT_2)
         page.wait_for_selector("[data-move]", timeout=LOAD_TIMEOUT)
-        page.wait_for_function(SNAPSHOT_KEPT, timeout=LOAD_TIMEOUT)
+        wait_until(page, SNAPSHOT_KEPT, LOAD_TIMEOUT / 1000)
         # One that fails to restore is dropped: the engine starts anew and keeps a good one.
-        page.wait_for_function(SCRAMBLE)
+        wait_until(page, SCRAMBLE)
         assert page.evaluate(FIRST_BYTES) == [[7] * 8]
         page.goto(server.url + HUMAN_SEAT_2)
         page.wait_for_selector("[data-move]", timeout=LOAD_TIMEOUT)
-        page.wait_for_function(
+        wait_until(
+            page,
             f"async () => (await ({SNAPSHOT_KEPT})()) && (await ({FIRST_BYTES})())[0][0] !== 7",
-            timeout=LOAD_TIMEOUT,
+            LOAD_TIMEOUT / 1000,
         )
         # A new build (another docs address) replaces the old on the next visit.
         old = json.loads((folder / "config.json").read_text(encoding="utf-8"))
