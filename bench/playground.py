@@ -76,12 +76,16 @@ READY_FOR_ANOTHER_VISIT = """async () => {
         }
         return (await (await caches.open("pegs-playground engine")).keys()).length > 0;
     };
-    while (!(await ready())) await new Promise((resolve) => setTimeout(resolve, 100));
+    const deadline = performance.now() + 180_000;
+    while (!(await ready())) {
+        if (performance.now() > deadline) throw new Error("the snapshot was not kept in 180 s");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 }"""
 """Wait until a visit has left what the next one uses: the service worker in charge and the
 engine's snapshot kept whole (in the private file system; in Cache Storage by older builds;
-at once for a playground without them). Evaluated, not passed to ``wait_for_function``, which
-takes an async function's promise for a truthy answer."""
+at once for a playground without them), or fail after 180 s. Evaluated, not passed to
+``wait_for_function``, which takes an async function's promise for a truthy answer."""
 PLAYABLE = """() => document.querySelector("[data-move]") && performance.now()"""
 """The page's clock when it first shows the legal moves, polled at each animation frame."""
 FIRST_PAINT = (
