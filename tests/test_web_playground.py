@@ -195,6 +195,17 @@ SCRAMBLE = """async () => {
 }"""
 """Fill every kept snapshot with junk, keeping its name and length (a damaged disk, say);
 false while the engine still holds the file."""
+OLD_SNAPSHOTS = """async (sites) => {
+    const old = await caches.open("pegs-playground engine");
+    for (const site of sites) await old.put(new URL("__engine/0123456789abcdef", site).href, new Response("x"));
+}"""
+"""Keep a snapshot in Cache Storage for each of ``sites``, as builds before the private file
+system did."""
+OLD_SNAPSHOTS_LEFT = """async () =>
+    (await caches.has("pegs-playground engine"))
+        ? (await (await caches.open("pegs-playground engine")).keys()).map((request) => request.url)
+        : null"""
+"""The addresses of the snapshots kept in Cache Storage (null: no such cache)."""
 FIRST_BYTES = """async () => {
     const root = await navigator.storage.getDirectory();
     const folder = await root.getDirectoryHandle("pegs-playground engine");
@@ -968,6 +979,9 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
             "document.querySelector('#engine-progress').value > 0", timeout=LOAD_TIMEOUT
         )
         shot(page, "0-first-paint")
+        # A snapshot an older build kept in Cache Storage for this site (and one for another).
+        other = "http://127.0.0.1:1/elsewhere/"
+        page.evaluate(OLD_SNAPSHOTS, [server.url, other])
         assert page.get_attribute("body", "data-engine") is None, "still loading"
         painted = page.evaluate(
             "performance.getEntriesByName('first-contentful-paint')[0].startTime"
@@ -979,6 +993,7 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
         cold = time.monotonic() - started
         assert page.inner_text("#table-facts").startswith("4 players")
         page.wait_for_function("navigator.serviceWorker.controller !== null")
+        assert page.evaluate(OLD_SNAPSHOTS_LEFT) == [other + "__engine/0123456789abcdef"]
         wait_until(page, SNAPSHOT_KEPT, LOAD_TIMEOUT / 1000)
         session = context.new_cdp_session(page)
         manifest = session.send("Page.getAppManifest")

@@ -16,6 +16,7 @@ const SCOPE = new URL(self.registration.scope);
 const PREFIX = `pegs-playground ${SCOPE.pathname} `;
 const CACHE = PREFIX + BUILD;
 const LIST = "__files.json"; // each cache's own FILES, to find unchanged files in it
+const OLD_SNAPSHOTS = "pegs-playground engine"; // where builds before snapshot.js kept the engine's
 
 self.addEventListener("install", (event) => {
   event.waitUntil(fill().then(() => self.skipWaiting()));
@@ -27,10 +28,22 @@ self.addEventListener("activate", (event) => {
       for (const name of await caches.keys()) {
         if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
       }
+      await dropOldSnapshots();
       await self.clients.claim();
     })(),
   );
 });
+
+/** Delete this site's engine snapshots that older builds kept in Cache Storage (31 MB each;
+ * the engine now keeps its snapshot in the private file system), and their cache once empty. */
+async function dropOldSnapshots() {
+  if (!(await caches.has(OLD_SNAPSHOTS))) return;
+  const old = await caches.open(OLD_SNAPSHOTS);
+  for (const request of await old.keys()) {
+    if (request.url.startsWith(SCOPE.href)) await old.delete(request);
+  }
+  if ((await old.keys()).length === 0) await caches.delete(OLD_SNAPSHOTS);
+}
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;
