@@ -1,0 +1,191 @@
+/**
+ * Legal-move generation: {@link legalMoves}.
+ *
+ * Every legal move of the seat to act, in this order (deterministic, no duplicates):
+ *
+ * 1. plays, by card (A, 2, ..., K, JK), then by their steps compared as `(seat, from, to)`
+ *    (a start area before track holes, track holes before home holes), one step before two;
+ * 2. discards, by card (only when no card but a joker can be played, `turn.discard`);
+ * 3. `pass`, alone, for a seat holding no cards (`turn.pass`).
+ *
+ * A card held twice gives its moves once. A split whose two orders leave the same position is
+ * listed once, in the order that sorts first (`card.seven.split.order`); so is a swap of two pegs
+ * the seat may both move, the lower seat's peg first (`variant.two-swap.order`).
+ *
+ * @module
+ */
+import { teamOf, type Location } from "./board.js";
+import { isRank, JOKER, type Rank } from "./cards.js";
+import { PASS, type Move, type Play, type Step } from "./moves.js";
+import { cardPlays, type PlayMap } from "./plays.js";
+import type { Rules } from "./rules.js";
+import type { GameState } from "./state.js";
+import { guarded } from "./validate.js";
+import { WorkBoard, type Geometry } from "./workboard.js";
+
+/**
+ * The seats whose pegs `seat` may move with `pegs` on the board (`team.control`): under
+ * `team` every seat of its team; under `own_then_teammate` its own until all five are home,
+ * then the first teammate clockwise with a peg outside home.
+ */
+export function seatsToMove(
+  pegs: readonly (readonly Location[])[],
+  seat: number,
+  rules: Rules,
+): readonly number[] {
+  const players = pegs.length;
+  if (rules.control === "team") return TEAMS[players]?.[seat % 2] ?? [];
+  for (let step = 0; step < players; step += 2) {
+    const mate = (seat + step) % players;
+    if (!(pegs[mate] as readonly Location[]).every((p) => p > 1000)) return [mate];
+  }
+  return [seat];
+}
+
+const TEAMS: readonly (readonly number[][])[] = Array.from({ length: 9 }, (_, players) => [
+  Array.from({ length: players }, (_, s) => s).filter((s) => s % 2 === 0),
+  Array.from({ length: players }, (_, s) => s).filter((s) => s % 2 === 1),
+]);
+
+/** The seats whose pegs the seat to act may move (`team.control`). */
+export function movableSeats(state: GameState): readonly number[] {
+  return seatsToMove(state.pegs, state.turn, state.rules);
+}
+
+/** The plays of one card held, in order: their keys and their changes. */
+export interface CardPlays {
+  readonly rank: Rank;
+  readonly keys: readonly number[];
+  readonly plays: PlayMap;
+  /** The listed plays, in the order of `keys`. */
+  readonly listed: readonly Play[];
+}
+
+/** What a position offers the seat to act. */
+export interface Found {
+  readonly geometry: Geometry;
+  readonly cards: readonly CardPlays[];
+  /** Whether a card other than a joker has a legal play. */
+  readonly playable: boolean;
+  readonly moves: readonly Move[];
+}
+
+const FOUND = new WeakMap<GameState, Found>();
+
+/** What `state` offers the seat to act (remembered for the state). */
+export function found(state: GameState): Found {
+  let result = FOUND.get(state);
+  if (result === undefined) {
+    result = find(state);
+    FOUND.set(state, result);
+  }
+  return result;
+}
+
+function find(state: GameState): Found {
+  const hand = state.hands[state.turn];
+  if (!Number.isInteger(state.turn) || !Array.isArray(hand) || !isSortedHand(hand)) {
+    throw new TypeError("not a hand of cards");
+  }
+  const seats = movableSeats(state);
+  const board = WorkBoard.of(state.pegs, teamOf(state.turn), state.rules);
+  if (board === undefined || seats.length === 0) {
+    throw new TypeError("a peg is not on this board");
+  }
+  const g = board.g;
+  const cards: CardPlays[] = [];
+  const moves: Move[] = [];
+  let playable = false;
+  let last = 0;
+  for (const rank of hand) {
+    if (rank === last) continue;
+    last = rank;
+    const plays = cardPlays(board, seats, rank, state.rules);
+    const keys = Float64Array.from(plays.keys()).sort();
+    const listed: Play[] = [];
+    for (const key of keys) {
+      const play = playOf(g, rank, key);
+      listed.push(play);
+      moves.push(play);
+    }
+    cards.push({ rank, keys: Array.from(keys), plays, listed });
+    if (keys.length > 0 && rank !== JOKER) playable = true;
+  }
+  if (!playable) {
+    for (const { rank } of cards) moves.push({ action: "discard", card: rank });
+  }
+  return { geometry: g, cards, playable, moves };
+}
+
+function isSortedHand(hand: readonly unknown[]): hand is readonly Rank[] {
+  for (let i = 0; i < hand.length; i++) {
+    const card = hand[i];
+    if (!isRank(card) || (i > 0 && (hand[i - 1] as number) > card)) return false;
+  }
+  return true;
+}
+
+/** The step of change `code`. */
+export function stepOf(g: Geometry, code: number): Step {
+  const size = g.slots;
+  return {
+    seat: Math.floor(code / (size * size)),
+    from: g.locationOf(Math.floor(code / size) % size),
+    to: g.locationOf(code % size),
+  };
+}
+
+function playOf(g: Geometry, card: Rank, key: number): Play {
+  const first = Math.floor(key / g.key);
+  const second = key % g.key;
+  const steps = second ? [stepOf(g, first), stepOf(g, second - 1)] : [stepOf(g, first)];
+  return { action: "play", card, steps };
+}
+
+/** The key of a play's steps (`undefined` when a step is not on the board or not a step). */
+export function playKey(g: Geometry, play: Play): number | undefined {
+  const steps = play.steps;
+  if (!Array.isArray(steps) || steps.length < 1 || steps.length > 2) return undefined;
+  let key = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i] as Step;
+    if (typeof s !== "object" || s === null) return undefined;
+    const { seat, from, to } = s;
+    if (!Number.isInteger(seat) || seat < 0 || seat >= g.players) return undefined;
+    if (!Number.isInteger(from) || !Number.isInteger(to)) return undefined;
+    const a = g.slotOf(from);
+    const b = g.slotOf(to);
+    if (a < 0 || b < 0) return undefined;
+    const code = g.code(seat, a, b);
+    key = i === 0 ? code * g.key : key + code + 1;
+  }
+  return key;
+}
+
+/** The changes a listed play makes (landings included), or `undefined` if it is not listed. */
+export function playChanges(state: GameState, play: Play): readonly number[] | undefined {
+  const result = found(state);
+  const key = playKey(result.geometry, play);
+  if (key === undefined) return undefined;
+  for (const card of result.cards) if (card.rank === play.card) return card.plays.get(key);
+  return undefined;
+}
+
+/**
+ * Every legal move of the seat to act, in the documented order (see the module). A finished
+ * game has none. `turn.must-play`: if any card but a joker can be played, only plays are legal;
+ * otherwise (`turn.discard`) the seat may play a joker or discard any card. An empty hand
+ * passes. A state the engine cannot work on throws {@link PositionError}.
+ */
+export function legalMoves(state: GameState): readonly Move[] {
+  return guarded(state, () => {
+    if (state.winner !== null) return [];
+    if ((state.hands[state.turn] as readonly Rank[]).length === 0) return [PASS];
+    return found(state).moves;
+  });
+}
+
+/** Whether the seat to act holds a card other than a joker with a legal play. */
+export function hasPlayableCard(state: GameState): boolean {
+  return found(state).playable;
+}
