@@ -31,6 +31,19 @@ export {
   trackLength,
   type Location,
 } from "./board.js";
+export {
+  decide,
+  discardCost,
+  EasyBot,
+  evaluate,
+  GreedyBot,
+  makeBot,
+  progress,
+  RandomBot,
+  won,
+  type Bot,
+  type EasyOptions,
+} from "./bots.js";
 export { buildDeck, cardOf, cardSymbol, formatCards, RANKS, type Rank } from "./cards.js";
 export {
   AmbiguousMoveError,

@@ -202,7 +202,7 @@ function write(value: unknown, indent: number | undefined, pad: string): string 
     if (value.length === 0) return "[]";
     return `[${open}${value.map((item) => write(item, indent, inner)).join(comma)}${close}]`;
   }
-  const entries = Object.entries(value as object);
+  const entries = Object.entries(value);
   if (entries.length === 0) return "{}";
   const items = entries.map(([key, item]) => `${stringText(key)}: ${write(item, indent, inner)}`);
   return `{${open}${items.join(comma)}${close}}`;

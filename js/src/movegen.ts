@@ -17,7 +17,7 @@
 import { teamOf, type Location } from "./board.js";
 import { isRank, JOKER, type Rank } from "./cards.js";
 import { PASS, type Move, type Play, type Step } from "./moves.js";
-import { cardPlays, type PlayMap } from "./plays.js";
+import { cardPlays } from "./plays.js";
 import type { Rules } from "./rules.js";
 import type { GameState } from "./state.js";
 import { guarded } from "./validate.js";
@@ -52,12 +52,11 @@ export function movableSeats(state: GameState): readonly number[] {
   return seatsToMove(state.pegs, state.turn, state.rules);
 }
 
-/** The plays of one card held, in order: their keys and their changes. */
+/** The plays of one card held, in order: their keys (ascending), changes and plays. */
 export interface CardPlays {
   readonly rank: Rank;
   readonly keys: readonly number[];
-  readonly plays: PlayMap;
-  /** The listed plays, in the order of `keys`. */
+  readonly changes: readonly (readonly number[])[];
   readonly listed: readonly Play[];
 }
 
@@ -70,25 +69,33 @@ export interface Found {
   readonly moves: readonly Move[];
 }
 
-const FOUND = new WeakMap<GameState, Found>();
+/** The last two states asked about, and what they offer (`apply` right after `legalMoves`). */
+const remembered: [GameState | undefined, Found | undefined, GameState | undefined, Found | undefined] = [
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+];
 
-/** What `state` offers the seat to act (remembered for the state). */
+/** What `state` offers the seat to act (remembered for the last two states asked about). */
 export function found(state: GameState): Found {
-  let result = FOUND.get(state);
-  if (result === undefined) {
-    result = find(state);
-    FOUND.set(state, result);
-  }
+  if (remembered[0] === state) return remembered[1] as Found;
+  if (remembered[2] === state) return remembered[3] as Found;
+  const result = find(state);
+  remembered[2] = remembered[0];
+  remembered[3] = remembered[1];
+  remembered[0] = state;
+  remembered[1] = result;
   return result;
 }
 
 function find(state: GameState): Found {
-  const hand = state.hands[state.turn];
-  if (!Number.isInteger(state.turn) || !Array.isArray(hand) || !isSortedHand(hand)) {
+  const hand: unknown = state.hands[state.turn];
+  if (!Number.isInteger(state.turn) || !isSortedHand(hand)) {
     throw new TypeError("not a hand of cards");
   }
   const seats = movableSeats(state);
-  const board = WorkBoard.of(state.pegs, teamOf(state.turn), state.rules);
+  const board = WorkBoard.scratch(state.pegs, teamOf(state.turn), state.rules);
   if (board === undefined || seats.length === 0) {
     throw new TypeError("a peg is not on this board");
   }
@@ -100,27 +107,37 @@ function find(state: GameState): Found {
   for (const rank of hand) {
     if (rank === last) continue;
     last = rank;
-    const plays = cardPlays(board, seats, rank, state.rules);
-    const keys = Float64Array.from(plays.keys()).sort();
+    const found = cardPlays(board, seats, rank, state.rules);
+    const count = found.keys.length;
+    const order: number[] = [];
+    for (let i = 0; i < count; i++) order.push(i);
+    if (count > 1) order.sort((a, b) => (found.keys[a] as number) - (found.keys[b] as number));
+    const keys: number[] = [];
+    const changes: (readonly number[])[] = [];
     const listed: Play[] = [];
-    for (const key of keys) {
+    for (const i of order) {
+      const key = found.keys[i] as number;
+      keys.push(key);
+      changes.push(found.changes[i] as readonly number[]);
       const play = playOf(g, rank, key);
       listed.push(play);
       moves.push(play);
     }
-    cards.push({ rank, keys: Array.from(keys), plays, listed });
-    if (keys.length > 0 && rank !== JOKER) playable = true;
+    cards.push({ rank, keys, changes, listed });
+    if (count > 0 && rank !== JOKER) playable = true;
   }
   if (!playable) {
-    for (const { rank } of cards) moves.push({ action: "discard", card: rank });
+    for (const { rank } of cards) moves.push(DISCARDS[rank] as Move);
   }
   return { geometry: g, cards, playable, moves };
 }
 
-function isSortedHand(hand: readonly unknown[]): hand is readonly Rank[] {
-  for (let i = 0; i < hand.length; i++) {
-    const card = hand[i];
-    if (!isRank(card) || (i > 0 && (hand[i - 1] as number) > card)) return false;
+function isSortedHand(hand: unknown): hand is readonly Rank[] {
+  if (!Array.isArray(hand)) return false;
+  const cards = hand as readonly unknown[];
+  for (let i = 0; i < cards.length; i++) {
+    const card = cards[i];
+    if (!isRank(card) || (i > 0 && (cards[i - 1] as number) > card)) return false;
   }
   return true;
 }
@@ -135,10 +152,31 @@ export function stepOf(g: Geometry, code: number): Step {
   };
 }
 
+/** The one-step list of each change's step, by board size and code: made once and shared. */
+const SINGLE_STEPS = new Map<Geometry, (readonly Step[] | undefined)[]>();
+const DISCARDS: readonly Move[] = Array.from({ length: 15 }, (_, card) => ({ action: "discard", card }) as Move);
+
+function singleSteps(g: Geometry, code: number): readonly Step[] {
+  let made = SINGLE_STEPS.get(g);
+  if (made === undefined) {
+    made = [];
+    SINGLE_STEPS.set(g, made);
+  }
+  let steps = made[code];
+  if (steps === undefined) {
+    steps = [stepOf(g, code)];
+    made[code] = steps;
+  }
+  return steps;
+}
+
+/** The play of `card` keyed `key`. */
 function playOf(g: Geometry, card: Rank, key: number): Play {
   const first = Math.floor(key / g.key);
   const second = key % g.key;
-  const steps = second ? [stepOf(g, first), stepOf(g, second - 1)] : [stepOf(g, first)];
+  const steps = second
+    ? [(singleSteps(g, first)[0] as Step), (singleSteps(g, second - 1)[0] as Step)]
+    : singleSteps(g, first);
   return { action: "play", card, steps };
 }
 
@@ -167,7 +205,19 @@ export function playChanges(state: GameState, play: Play): readonly number[] | u
   const result = found(state);
   const key = playKey(result.geometry, play);
   if (key === undefined) return undefined;
-  for (const card of result.cards) if (card.rank === play.card) return card.plays.get(key);
+  for (const card of result.cards) {
+    if (card.rank !== play.card) continue;
+    const keys = card.keys;
+    let low = 0;
+    let high = keys.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const at = keys[middle] as number;
+      if (at === key) return card.changes[middle];
+      if (at < key) low = middle + 1;
+      else high = middle - 1;
+    }
+  }
   return undefined;
 }
 

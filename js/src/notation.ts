@@ -73,7 +73,7 @@ export function parseMove(state: GameState, text: string): Move {
       read = readShorthand(text);
     }
     if (!Array.isArray(read)) {
-      const move = read as Move;
+      const move = read;
       const listed = legal.find((m) => sameMove(m, move));
       if (listed !== undefined) return listed;
       const same = otherWriting(state, move);
@@ -125,7 +125,7 @@ function noMatch(
   }
   const written = steps.map((p) => concrete(state, p));
   if (steps.length && written.every((s) => s !== null)) {
-    const why = whyIllegal(state, { action: "play", card, steps: written as Step[] });
+    const why = whyIllegal(state, { action: "play", card, steps: written });
     return new IllegalMoveError(why.rule, why.reason);
   }
   const plays = legal.filter((m) => m.action === "play" && m.card === card).map(moveText);

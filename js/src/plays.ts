@@ -12,8 +12,16 @@ import { ACE, EIGHT, JACK, JOKER, KING, NINE, SEVEN, TWO, type Rank } from "./ca
 import type { Rules } from "./rules.js";
 import type { WorkBoard } from "./workboard.js";
 
-/** Plays by key, each with its changes. */
-export type PlayMap = Map<number, number[]>;
+/** Plays as they are found: each play's key and its changes, in no order. */
+export class PlayList {
+  readonly keys: number[] = [];
+  readonly changes: (readonly number[])[] = [];
+
+  add(key: number, changes: readonly number[]): number {
+    this.keys.push(key);
+    return this.changes.push(changes) - 1;
+  }
+}
 
 /** How far `rank` moves a peg forward: 0 for the 8 and the joker (`card.*`). */
 export function forwardSteps(rank: Rank, rules: Rules): number {
@@ -29,20 +37,20 @@ export function splits(rank: Rank, rules: Rules): boolean {
 const scratch = new Int32Array(2);
 
 /** Add the one-step play of a peg of `seat` from `from` to `to`, if its landing allows. */
-function addSingle(board: WorkBoard, seat: number, from: number, to: number, out: PlayMap): void {
+function addSingle(board: WorkBoard, seat: number, from: number, to: number, out: PlayList): void {
   const g = board.g;
   if (to > g.length || (board.at[to] as number) < 0) {
     const code = g.code(seat, from, to);
-    out.set(code * g.key, [code]);
+    out.add(code * g.key, g.single(code));
     return;
   }
   const changes = board.resolve(seat, from, to);
-  if (changes !== null) out.set((changes[0] as number) * g.key, changes);
+  if (changes !== null) out.add((changes[0] as number) * g.key, changes);
 }
 
 /**
  * Every legal play of a card of `rank` that moves pegs of `seats` (the seats the player may
- * move, `team.control`), by key; `pairs: false` leaves out splits and swaps.
+ * move, `team.control`), each once, in no order; `pairs: false` leaves out splits and swaps.
  */
 export function cardPlays(
   board: WorkBoard,
@@ -50,8 +58,8 @@ export function cardPlays(
   rank: Rank,
   rules: Rules,
   pairs = true,
-): PlayMap {
-  const out: PlayMap = new Map();
+): PlayList {
+  const out = new PlayList();
   const g = board.g;
   const pegs = board.pegs;
   if (rank === ACE || (rank >= JACK && rank <= KING)) {
@@ -94,7 +102,7 @@ export function cardPlays(
 }
 
 /** `card.joker`, `card.joker.source`: a peg jumps onto a track hole held by another colour. */
-function jokers(board: WorkBoard, seats: readonly number[], any: boolean, out: PlayMap): void {
+function jokers(board: WorkBoard, seats: readonly number[], any: boolean, out: PlayList): void {
   const length = board.g.length;
   const sources: number[] = []; // pairs of seat and slot
   for (const seat of seats) if ((board.start[seat] as number) > 0) sources.push(seat, 0);
@@ -121,7 +129,7 @@ function jokers(board: WorkBoard, seats: readonly number[], any: boolean, out: P
  * of two pegs the player may both move is one play, its steps in sorted order
  * (`variant.two-swap.order`).
  */
-function swaps(board: WorkBoard, seats: readonly number[], out: PlayMap): void {
+function swaps(board: WorkBoard, seats: readonly number[], out: PlayList): void {
   const g = board.g;
   for (const seat of seats) {
     for (let i = 5 * seat; i < 5 * seat + 5; i++) {
@@ -130,17 +138,33 @@ function swaps(board: WorkBoard, seats: readonly number[], out: PlayMap): void {
       for (let to = 1; to <= g.length; to++) {
         const colour = board.at[to] as number;
         if (colour < 0 || colour === seat) continue;
-        let a = g.code(seat, from, to);
-        let b = g.code(colour, to, from);
-        if (seats.includes(colour) && b < a) [a, b] = [b, a];
-        out.set(a * g.key + b + 1, [a, b]);
+        const a = g.code(seat, from, to);
+        const b = g.code(colour, to, from);
+        if (seats.includes(colour) && b < a) continue; // found from the other peg, sorted
+        out.add(a * g.key + b + 1, [a, b]);
       }
     }
   }
 }
 
 /** A part of a split legal on the unchanged board: its changes. */
-type Part = number[];
+type Part = readonly number[];
+
+/**
+ * What a part of a split reads besides the changes it makes: the peg's colour and slot, how
+ * far it goes and which way, the track hole it would land on (0: none), the home holes on its
+ * way (bits, its own colour) and whether it would land on a team peg (then the team's in-spots
+ * matter too).
+ */
+interface Reads {
+  readonly seat: number;
+  readonly from: number;
+  readonly n: number;
+  readonly forward: boolean;
+  readonly land: number;
+  readonly homeReach: number;
+  readonly teamLanding: boolean;
+}
 
 /**
  * `card.seven.split` (and the 9's, `card.nine`, `variant.nine-split`): two different pegs move
@@ -148,15 +172,18 @@ type Part = number[];
  * first left. When the two orders leave the same position along the same routes they are one
  * play, listed in the order that sorts first (`card.seven.split.order`).
  *
- * Most pairs of parts do not interact: neither changes anything the other's legality or
- * landing reads (its own colour along its paths, its landing hole, its team's in-spots when it
- * lands on a team peg, the peg itself). Such a pair is built from the parts found on the
- * unchanged board, once. Pairs that interact are carried out in both orders.
+ * Most pairs of parts do not interact: neither changes anything the other reads (see
+ * {@link Reads}). Such a pair is built from the parts found on the unchanged board, once. Pairs
+ * that interact are carried out in both orders, and an order that leaves the same position
+ * along the same routes as the other, but sorts after it, is dropped.
  */
 class Splits {
   private readonly movers: number[] = []; // pairs of seat and slot
   private readonly parts: Part[][][] = []; // by mover and count (forward)
+  private readonly reads: Reads[][] = [];
   private readonly backParts: Part[][][] = []; // by mover and count (backward, 9 only)
+  private readonly backReads: Reads[][] = [];
+  /** Kept plays of interacting pairs: where each is in the list, by pegs, counts, routes and result. */
   private readonly seen = new Map<string, number>();
 
   constructor(
@@ -164,7 +191,7 @@ class Splits {
     seats: readonly number[],
     private readonly total: number,
     private readonly backward: boolean,
-    private readonly out: PlayMap,
+    private readonly out: PlayList,
   ) {
     const length = board.g.length;
     for (const seat of seats) {
@@ -172,25 +199,55 @@ class Splits {
       for (let i = 5 * seat; i < 5 * seat + 5; i++) {
         const from = board.pegs[i] as number;
         if (from === 0) continue;
-        if (from > length && (home >> (from - length)) === (1 << (length + 5 - from)) - 1) {
+        if (from > length && home >> (from - length) === (1 << (length + 5 - from)) - 1) {
           continue; // packed at the back of its home lane: it cannot move
         }
         this.movers.push(seat, from);
       }
     }
     for (let m = 0; m < this.movers.length; m += 2) {
-      this.parts.push(this.table(m, true));
-      if (backward) this.backParts.push(this.table(m, false));
+      const seat = this.movers[m] as number;
+      const from = this.movers[m + 1] as number;
+      const parts: Part[][] = [[]];
+      const reads: Reads[] = [];
+      const backParts: Part[][] = [[]];
+      const backReads: Reads[] = [];
+      for (let n = 0; n < total; n++) {
+        reads.push(this.readsOf(seat, from, n, true));
+        if (n) parts.push(this.partsOf(seat, from, n, true));
+        if (backward) {
+          backReads.push(this.readsOf(seat, from, n, false));
+          if (n) backParts.push(this.partsOf(seat, from, n, false));
+        }
+      }
+      this.parts.push(parts);
+      this.reads.push(reads);
+      this.backParts.push(backParts);
+      this.backReads.push(backReads);
     }
   }
 
-  /** The legal parts of mover `m` by count, on the unchanged board. */
-  private table(m: number, forward: boolean): Part[][] {
-    const seat = this.movers[m] as number;
-    const from = this.movers[m + 1] as number;
-    const byCount: Part[][] = [[]];
-    for (let n = 1; n < this.total; n++) byCount.push(this.partsOf(seat, from, n, forward));
-    return byCount;
+  private readsOf(seat: number, from: number, n: number, forward: boolean): Reads {
+    const board = this.board;
+    const g = board.g;
+    const length = g.length;
+    let land = 0;
+    let homeReach = 0;
+    if (from > length) {
+      const k = from - length;
+      homeReach = k + n <= 5 ? (((1 << n) - 1) << k) | (1 << (k - 1)) : 1 << (k - 1);
+    } else if (forward) {
+      land = from + n > length ? from + n - length : from + n;
+      const spot = g.inSpot[seat] as number;
+      const toSpot = spot >= from ? spot - from : spot - from + length;
+      const k = n - toSpot;
+      if (k >= 1 && k <= 5) homeReach = (1 << k) - 1;
+    } else {
+      land = from - n >= 1 ? from - n : from - n + length;
+    }
+    const victim = land ? (board.at[land] as number) : -1;
+    const teamLanding = victim >= 0 && (victim & 1) === board.team;
+    return { seat, from, n, forward, land, homeReach, teamLanding };
   }
 
   private partsOf(seat: number, from: number, n: number, forward: boolean): Part[] {
@@ -217,8 +274,10 @@ class Splits {
     for (let a = 1; a < this.total; a++) {
       const b = this.total - a;
       for (let i = 0; i < movers; i++) {
-        for (let j = this.backward ? 0 : i + 1; j < movers; j++) {
-          if (j !== i) this.pair(i, j, a, b);
+        if (this.backward) {
+          for (let j = 0; j < movers; j++) if (j !== i) this.pair(i, j, a, b);
+        } else {
+          for (let j = i + 1; j < movers; j++) this.pair(i, j, a, b);
         }
       }
     }
@@ -226,100 +285,76 @@ class Splits {
 
   /** Peg `i` by `a` (forward) and peg `j` by `b` (backward for a forward-backward 9). */
   private pair(i: number, j: number, a: number, b: number): void {
-    const partsA = this.parts[i]?.[a] as Part[];
-    const partsB = (this.backward ? this.backParts : this.parts)[j]?.[b] as Part[];
+    const partsA = (this.parts[i] as Part[][])[a] as Part[];
+    const partsB = ((this.backward ? this.backParts : this.parts)[j] as Part[][])[b] as Part[];
     if (partsA.length === 0 && partsB.length === 0) return;
+    const readsA = (this.reads[i] as Reads[])[a] as Reads;
+    const readsB = ((this.backward ? this.backReads : this.reads)[j] as Reads[])[b] as Reads;
     const key = this.board.g.key;
     let clash = partsA.length === 0;
     for (const x of partsA) {
-      if (this.affects(x, j, b, !this.backward)) {
+      if (this.affects(x, readsB)) {
         clash = true;
-        this.after(i, j, a, true, x, j, b, !this.backward);
+        this.after(i, j, a, true, x, readsB);
         continue;
       }
       for (const y of partsB) {
-        if (this.affects(y, i, a, true)) {
+        if (this.affects(y, readsA)) {
           clash = true;
           this.both(i, j, a, true, x, y);
         } else if ((x[0] as number) < (y[0] as number)) {
-          this.out.set((x[0] as number) * key + (y[0] as number) + 1, [...x, ...y]);
+          this.out.add((x[0] as number) * key + (y[0] as number) + 1, x.concat(y));
         } else {
-          this.out.set((y[0] as number) * key + (x[0] as number) + 1, [...y, ...x]);
+          this.out.add((y[0] as number) * key + (x[0] as number) + 1, y.concat(x));
         }
       }
     }
     if (!clash) return; // every pair independent: peg j first gives the same plays
     for (const y of partsB) {
-      if (this.affects(y, i, a, true)) {
-        this.after(i, j, a, false, y, i, a, true);
+      if (this.affects(y, readsA)) {
+        this.after(i, j, a, false, y, readsA);
         continue;
       }
-      for (const x of partsA) {
-        if (this.affects(x, j, b, !this.backward)) this.both(i, j, a, false, y, x);
-      }
+      for (const x of partsA) if (this.affects(x, readsB)) this.both(i, j, a, false, y, x);
     }
   }
 
-  /**
-   * Whether `changes` touch anything the `n`-step part of mover `m` reads: a peg of its colour
-   * on its paths or the peg itself, any peg on the track hole it would land on, or, when it
-   * would land on a team peg, any peg on its team's in-spots.
-   */
-  private affects(changes: readonly number[], m: number, n: number, forward: boolean): boolean {
-    const board = this.board;
-    const g = board.g;
-    const length = g.length;
-    const size = g.slots;
-    const seat = this.movers[2 * m] as number;
-    const from = this.movers[2 * m + 1] as number;
-    // the part's landing hole on the track (0: none) and its own-colour reach
-    let land = 0;
-    let homeReach = 0; // home holes h1..hk on its way in (bits), or within home
-    if (from > length) {
-      const k = from - length;
-      homeReach = k + n <= 5 ? (((1 << n) - 1) << k) | (1 << (k - 1)) : 1 << (k - 1);
-    } else if (forward) {
-      land = from + n > length ? from + n - length : from + n;
-      const spot = g.inSpot[seat] as number;
-      const toSpot = spot >= from ? spot - from : spot - from + length;
-      const k = n - toSpot;
-      if (k >= 1 && k <= 5) homeReach = (1 << k) - 1;
-    } else {
-      land = from - n >= 1 ? from - n : from - n + length;
-    }
-    const victim = land ? (board.at[land] as number) : -1;
-    const teamLanding = victim >= 0 && (victim & 1) === board.team;
+  /** Whether `changes` touch anything a part reads (see {@link Reads}). */
+  private affects(changes: Part, reads: Reads): boolean {
+    const size = this.board.g.slots;
     for (let c = 0; c < changes.length; c++) {
       const code = changes[c] as number;
       const colour = Math.floor(code / (size * size));
-      const src = Math.floor(code / size) % size;
-      const dst = code % size;
-      for (const slot of [src, dst]) {
-        if (slot === 0) continue;
-        if (slot > length) {
-          if (colour === seat && homeReach & (1 << (slot - length - 1))) return true;
-          continue;
-        }
-        if (slot === land) return true;
-        if (colour === seat) {
-          if (slot === from) return true;
-          if (from <= length) {
-            const d = forward
-              ? slot > from ? slot - from : slot - from + length
-              : slot < from ? from - slot : from - slot + length;
-            if (d <= n) return true;
-          }
-        }
-        if (teamLanding && isTeamInSpot(g.inSpot, slot, board.team)) return true;
-      }
+      if (this.touches(Math.floor(code / size) % size, colour, reads)) return true;
+      if (this.touches(code % size, colour, reads)) return true;
     }
     return false;
+  }
+
+  /** Whether a peg of `colour` arriving on or leaving `slot` changes what a part reads. */
+  private touches(slot: number, colour: number, reads: Reads): boolean {
+    if (slot === 0) return false;
+    const g = this.board.g;
+    const length = g.length;
+    if (slot > length) return colour === reads.seat && (reads.homeReach & (1 << (slot - length - 1))) !== 0;
+    if (slot === reads.land) return true;
+    if (colour === reads.seat) {
+      const from = reads.from;
+      if (slot === from) return true;
+      if (from <= length) {
+        const d = reads.forward
+          ? slot > from ? slot - from : slot - from + length
+          : slot < from ? from - slot : from - slot + length;
+        if (d <= reads.n) return true;
+      }
+    }
+    return reads.teamLanding && isTeamInSpot(g.inSpot, slot, this.board.team);
   }
 
   /** Keep `changes` (its second part at index `second`) unless the other order of the same
    * parts leaves the same position along the same routes and sorts first. The board holds the
    * position after it. */
-  private keep(i: number, j: number, a: number, iFirst: boolean, changes: number[], second: number): void {
+  private keep(i: number, j: number, a: number, iFirst: boolean, changes: readonly number[], second: number): void {
     const g = this.board.g;
     const size = g.slots;
     const firstHome = (changes[0] as number) % size > g.length;
@@ -328,10 +363,11 @@ class Splits {
     const play = (changes[0] as number) * g.key + (changes[second] as number) + 1;
     const same = `${i},${j},${a},${routes}:${this.board.positionKey()}`;
     const other = this.seen.get(same);
-    if (other === undefined || play < other) {
-      if (other !== undefined) this.out.delete(other);
-      this.seen.set(same, play);
-      this.out.set(play, changes);
+    if (other === undefined) {
+      this.seen.set(same, this.out.add(play, changes));
+    } else if (play < (this.out.keys[other] as number)) {
+      this.out.keys[other] = play;
+      this.out.changes[other] = changes;
     }
   }
 
@@ -340,26 +376,18 @@ class Splits {
     const board = this.board;
     board.perform(first);
     board.perform(second);
-    this.keep(i, j, a, iFirst, [...first, ...second], first.length);
+    this.keep(i, j, a, iFirst, first.concat(second), first.length);
     board.undo(second);
     board.undo(first);
   }
 
-  /** Carry out the first part, then try every `n`-step part of mover `m` from where it is. */
-  private after(
-    i: number,
-    j: number,
-    a: number,
-    iFirst: boolean,
-    first: Part,
-    m: number,
-    n: number,
-    forward: boolean,
-  ): void {
+  /** Carry out the first part, then try every part the other peg (`reads`) makes from where it
+   * is then. */
+  private after(i: number, j: number, a: number, iFirst: boolean, first: Part, reads: Reads): void {
     const board = this.board;
     const size = board.g.slots;
-    const seat = this.movers[2 * m] as number;
-    let from = this.movers[2 * m + 1] as number;
+    const seat = reads.seat;
+    let from = reads.from;
     board.perform(first);
     for (let c = 1; c < first.length; c++) {
       const code = first[c] as number; // knocked away by the first part?
@@ -368,9 +396,9 @@ class Splits {
       }
     }
     if (from !== 0) {
-      for (const more of this.partsOf(seat, from, n, forward)) {
+      for (const more of this.partsOf(seat, from, reads.n, reads.forward)) {
         board.perform(more);
-        this.keep(i, j, a, iFirst, [...first, ...more], first.length);
+        this.keep(i, j, a, iFirst, first.concat(more), first.length);
         board.undo(more);
       }
     }

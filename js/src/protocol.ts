@@ -90,7 +90,7 @@ const ANSWERS: Record<string, (request: Record<string, unknown>) => Answer> = {
         throw new ProtocolError("house_rules: a list of 'FIELD: VALUE' strings");
       }
       rules = findPreset(field(request, "preset", "string"));
-      for (const line of house as string[]) {
+      for (const line of house) {
         const colon = line.indexOf(":");
         rules = withRule(rules, (colon < 0 ? line : line.slice(0, colon)).trim(), colon < 0 ? "" : line.slice(colon + 1));
       }

@@ -80,13 +80,14 @@ function recordProblems(record: GameRecord): string[] {
       if (!want.every((n, i) => n === have[i])) problems.push(`deck: not the deck for ${players} players under these rules`);
     }
   }
-  if (!Array.isArray(record.moves)) {
-    problems.push(`moves: expected a tuple of move texts, not ${repr(record.moves)}`);
+  const moves: unknown = record.moves;
+  if (!Array.isArray(moves)) {
+    problems.push(`moves: expected a tuple of move texts, not ${repr(moves)}`);
     return problems;
   }
-  record.moves.forEach((text, index) => {
+  (moves as unknown[]).forEach((text, index) => {
     try {
-      parseNotation(text);
+      parseNotation(text as string);
     } catch (error) {
       if (!(error instanceof NotationError)) throw error;
       problems.push(`moves[${index}]: ${error.message}`);

@@ -209,7 +209,7 @@ export function withRule(rules: Rules, field: string, text: string): Rules {
   } else {
     parsed = value;
   }
-  return makeRules({ [key]: parsed } as Partial<Rules>, rules);
+  return makeRules({ [key]: parsed }, rules);
 }
 
 function readInt(word: string): number | undefined {

@@ -402,7 +402,7 @@ const readRules: Read<Rules> = (r, data, path) => {
   const changes: Record<string, unknown> = {};
   for (const [field, key] of RULE_FIELDS) if (field in values) changes[key] = values[field];
   try {
-    return makeRules(changes as Partial<Rules>);
+    return makeRules(changes);
   } catch (error) {
     if (error instanceof PegsError) throw r.bad(path, `unplayable rules: ${error.message}`);
     throw error;

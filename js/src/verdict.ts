@@ -265,7 +265,7 @@ class StepJudge {
         const reach: number[] = [];
         for (let n = 1; n < this.total; n++) if (src <= length && back(g.length, src, n) === dst) reach.push(n);
         if (reach.length && (want === undefined || reach.includes(want))) {
-          const n = want ?? (reach[0] as number);
+          const n = want ?? reach[0] ?? 0;
           this.counts.push(n);
           this.backward.push(true);
           return work.nearestBehind(mover, src) <= n ? blocking() : undefined;

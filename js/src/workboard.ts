@@ -61,9 +61,22 @@ export class Geometry {
   code(seat: number, from: number, to: number): number {
     return (seat * this.slots + from) * this.slots + to;
   }
+
+  private readonly singles: (readonly number[] | undefined)[] = [];
+
+  /** The changes of a one-step play that knocks nothing away: `[code]`, made once and shared. */
+  single(code: number): readonly number[] {
+    let changes = this.singles[code];
+    if (changes === undefined) {
+      changes = [code];
+      this.singles[code] = changes;
+    }
+    return changes;
+  }
 }
 
 const GEOMETRIES = new Map<number, Geometry>();
+const SCRATCH: (WorkBoard | undefined)[] = [];
 
 /** The (shared) geometry of a board of `players` seats. */
 export function geometryFor(players: number): Geometry {
@@ -88,11 +101,11 @@ export interface Switches {
  */
 export class WorkBoard {
   readonly g: Geometry;
-  readonly team: number;
-  readonly compulsory: boolean;
-  readonly wait: boolean;
-  readonly policy: number;
-  /** The colour on each slot of the track (`-1`: empty; slot 0 and home slots unused). */
+  team = 0;
+  compulsory = false;
+  wait = false;
+  policy = CHAIN;
+  /** The colour on each slot of the track (`-1`: empty; slot 0 unused). */
   readonly at: Int8Array;
   /** Each seat's five pegs, as slots: seat `s`'s are `pegs[5s .. 5s + 4]`. */
   readonly pegs: Int16Array;
@@ -101,43 +114,68 @@ export class WorkBoard {
   /** Each seat's home holes held: bit `k - 1` for `hk`. */
   readonly home: Int8Array;
 
-  /** A board of `pegs` (locations); `undefined` when a peg is not on this board. */
-  static of(
-    pegs: readonly (readonly Location[])[],
-    team: number,
-    switches: Switches,
-  ): WorkBoard | undefined {
-    const g = geometryFor(pegs.length);
-    const board = new WorkBoard(g, team, switches);
-    for (let seat = 0; seat < pegs.length; seat++) {
-      const row = pegs[seat] as readonly Location[];
-      if (row.length !== 5) return undefined;
-      for (let i = 0; i < 5; i++) {
-        const slot = g.slotOf(row[i] as Location);
-        if (slot < 0) return undefined;
-        board.place(seat, 5 * seat + i, slot);
-      }
-    }
-    return board;
+  /** A new board of `pegs` (locations); `undefined` when a peg is not on this board. */
+  static of(pegs: readonly (readonly Location[])[], team: number, switches: Switches): WorkBoard | undefined {
+    const board = new WorkBoard(geometryFor(pegs.length));
+    return board.load(pegs, team, switches) ? board : undefined;
   }
 
-  private constructor(g: Geometry, team: number, switches: Switches) {
+  /**
+   * The move generator's board for `pegs`, reused from one position to the next (the generator
+   * never works on two positions at once); `undefined` when a peg is not on this board.
+   */
+  static scratch(pegs: readonly (readonly Location[])[], team: number, switches: Switches): WorkBoard | undefined {
+    const players = pegs.length;
+    let board = SCRATCH[players];
+    if (board === undefined) {
+      board = new WorkBoard(geometryFor(players));
+      SCRATCH[players] = board;
+    }
+    return board.load(pegs, team, switches) ? board : undefined;
+  }
+
+  private constructor(g: Geometry) {
     this.g = g;
-    this.team = team;
-    this.compulsory = switches.homeEntryCompulsory;
-    this.wait = switches.waitOnInSpot;
-    this.policy = POLICIES[switches.inSpotOccupied];
-    this.at = new Int8Array(g.length + 1).fill(-1);
+    this.at = new Int8Array(g.length + 1);
     this.pegs = new Int16Array(5 * g.players);
     this.start = new Int8Array(g.players);
     this.home = new Int8Array(g.players);
   }
 
-  private place(seat: number, index: number, slot: number): void {
-    this.pegs[index] = slot;
-    if (slot === 0) this.start[seat] = (this.start[seat] as number) + 1;
-    else if (slot <= this.g.length) this.at[slot] = seat;
-    else this.home[seat] = (this.home[seat] as number) | (1 << (slot - this.g.length - 1));
+  /** Set the board to `pegs`; false when a peg is not on it. */
+  private load(pegs: readonly (readonly Location[])[], team: number, switches: Switches): boolean {
+    const g = this.g;
+    if (pegs.length !== g.players) return false;
+    this.team = team;
+    this.compulsory = switches.homeEntryCompulsory;
+    this.wait = switches.waitOnInSpot;
+    this.policy = POLICIES[switches.inSpotOccupied];
+    this.at.fill(-1);
+    this.start.fill(0);
+    this.home.fill(0);
+    const length = g.length;
+    for (let seat = 0; seat < pegs.length; seat++) {
+      const row = pegs[seat] as readonly Location[];
+      if (row.length !== 5) return false;
+      for (let i = 0; i < 5; i++) {
+        const location = row[i] as Location;
+        let slot: number;
+        if (location === START) {
+          slot = 0;
+          this.start[seat] = (this.start[seat] as number) + 1;
+        } else if (location >= 0 && location < length && Number.isInteger(location)) {
+          slot = location + 1;
+          this.at[slot] = seat;
+        } else if (location > HOME_BASE && location <= HOME_BASE + 5 && Number.isInteger(location)) {
+          slot = location - HOME_BASE + length;
+          this.home[seat] = (this.home[seat] as number) | (1 << (slot - length - 1));
+        } else {
+          return false;
+        }
+        this.pegs[5 * seat + i] = slot;
+      }
+    }
+    return true;
   }
 
   /**
@@ -285,13 +323,14 @@ export class WorkBoard {
     else this.home[seat] = (this.home[seat] as number) | (1 << (to - length - 1));
   }
 
-  /** The position as text, for telling positions apart. */
+  /** The position as text, for telling positions apart: each seat's slots in order. */
   positionKey(): string {
-    const out: number[] = [];
-    for (let seat = 0; seat < this.g.players; seat++) {
-      const row = Array.from(this.pegs.subarray(5 * seat, 5 * seat + 5)).sort((a, b) => a - b);
-      out.push(...row);
+    const pegs = this.pegs;
+    let key = "";
+    for (let base = 0; base < pegs.length; base += 5) {
+      const row = pegs.slice(base, base + 5).sort();
+      key += String.fromCharCode(row[0] as number, row[1] as number, row[2] as number, row[3] as number, row[4] as number);
     }
-    return out.join(",");
+    return key;
   }
 }
