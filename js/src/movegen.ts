@@ -70,22 +70,20 @@ export interface Found {
 }
 
 /** The last two states asked about, and what they offer (`apply` right after `legalMoves`). */
-const remembered: [GameState | undefined, Found | undefined, GameState | undefined, Found | undefined] = [
-  undefined,
-  undefined,
-  undefined,
-  undefined,
-];
+let lastState: GameState | undefined;
+let lastFound: Found | undefined;
+let earlierState: GameState | undefined;
+let earlierFound: Found | undefined;
 
 /** What `state` offers the seat to act (remembered for the last two states asked about). */
 export function found(state: GameState): Found {
-  if (remembered[0] === state) return remembered[1] as Found;
-  if (remembered[2] === state) return remembered[3] as Found;
+  if (lastState === state) return lastFound as Found;
+  if (earlierState === state) return earlierFound as Found;
   const result = find(state);
-  remembered[2] = remembered[0];
-  remembered[3] = remembered[1];
-  remembered[0] = state;
-  remembered[1] = result;
+  earlierState = lastState;
+  earlierFound = lastFound;
+  lastState = state;
+  lastFound = result;
   return result;
 }
 
@@ -109,13 +107,12 @@ function find(state: GameState): Found {
     last = rank;
     const found = cardPlays(board, seats, rank, state.rules);
     const count = found.keys.length;
-    const order: number[] = [];
-    for (let i = 0; i < count; i++) order.push(i);
-    if (count > 1) order.sort((a, b) => (found.keys[a] as number) - (found.keys[b] as number));
+    const order = sortedOrder(found.keys);
     const keys: number[] = [];
     const changes: (readonly number[])[] = [];
     const listed: Play[] = [];
-    for (const i of order) {
+    for (let n = 0; n < count; n++) {
+      const i = order[n] as number;
       const key = found.keys[i] as number;
       keys.push(key);
       changes.push(found.changes[i] as readonly number[]);
@@ -130,6 +127,44 @@ function find(state: GameState): Found {
     for (const { rank } of cards) moves.push(DISCARDS[rank] as Move);
   }
   return { geometry: g, cards, playable, moves };
+}
+
+/** Room for the positions of the plays of one card when they are sorted (see sortedOrder). */
+const SPREAD = 65536;
+let packed = new Float64Array(256);
+const orderBuffer: number[] = [];
+
+/**
+ * The positions of `keys` in ascending order of key. Each key (below 2^36) is packed with its
+ * position into one whole number below 2^53, and the numbers sorted natively.
+ */
+function sortedOrder(keys: readonly number[]): readonly number[] {
+  const count = keys.length;
+  if (count >= SPREAD) {
+    return Array.from(keys.keys()).sort((a, b) => (keys[a] as number) - (keys[b] as number));
+  }
+  if (count > packed.length) packed = new Float64Array(Math.max(count, 2 * packed.length));
+  for (let i = 0; i < count; i++) packed[i] = (keys[i] as number) * SPREAD + i;
+  let sorted: Float64Array = packed;
+  if (count <= 32) {
+    for (let i = 1; i < count; i++) {
+      const value = packed[i] as number; // insertion sort: few plays, no call into the runtime
+      let at = i - 1;
+      while (at >= 0 && (packed[at] as number) > value) {
+        packed[at + 1] = packed[at] as number;
+        at--;
+      }
+      packed[at + 1] = value;
+    }
+  } else {
+    sorted = packed.subarray(0, count).sort();
+  }
+  orderBuffer.length = count;
+  for (let i = 0; i < count; i++) {
+    const value = sorted[i] as number;
+    orderBuffer[i] = value - Math.floor(value / SPREAD) * SPREAD; // not %: that is fmod on doubles
+  }
+  return orderBuffer;
 }
 
 function isSortedHand(hand: unknown): hand is readonly Rank[] {
@@ -152,20 +187,28 @@ export function stepOf(g: Geometry, code: number): Step {
   };
 }
 
-/** The one-step list of each change's step, by board size and code: made once and shared. */
-const SINGLE_STEPS = new Map<Geometry, (readonly Step[] | undefined)[]>();
+/** The one-step list of each change's step, by board size, peg (seat and slot) and slot it goes
+ * to: made once and shared (the inner lists made as they are first needed). */
+const SINGLE_STEPS = new Map<Geometry, ((readonly Step[] | undefined)[] | undefined)[]>();
 const DISCARDS: readonly Move[] = Array.from({ length: 15 }, (_, card) => ({ action: "discard", card }) as Move);
 
 function singleSteps(g: Geometry, code: number): readonly Step[] {
   let made = SINGLE_STEPS.get(g);
   if (made === undefined) {
-    made = [];
+    made = new Array<undefined>(g.players * g.slots).fill(undefined);
     SINGLE_STEPS.set(g, made);
   }
-  let steps = made[code];
+  const peg = Math.floor(code / g.slots);
+  let row = made[peg];
+  if (row === undefined) {
+    row = new Array<undefined>(g.slots).fill(undefined);
+    made[peg] = row;
+  }
+  const to = code - peg * g.slots;
+  let steps = row[to];
   if (steps === undefined) {
     steps = [stepOf(g, code)];
-    made[code] = steps;
+    row[to] = steps;
   }
   return steps;
 }
@@ -173,7 +216,7 @@ function singleSteps(g: Geometry, code: number): readonly Step[] {
 /** The play of `card` keyed `key`. */
 function playOf(g: Geometry, card: Rank, key: number): Play {
   const first = Math.floor(key / g.key);
-  const second = key % g.key;
+  const second = key - first * g.key;
   const steps = second
     ? [(singleSteps(g, first)[0] as Step), (singleSteps(g, second - 1)[0] as Step)]
     : singleSteps(g, first);

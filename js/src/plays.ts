@@ -10,7 +10,7 @@
  */
 import { ACE, EIGHT, JACK, JOKER, KING, NINE, SEVEN, TWO, type Rank } from "./cards.js";
 import type { Rules } from "./rules.js";
-import type { WorkBoard } from "./workboard.js";
+import { samePosition, type WorkBoard } from "./workboard.js";
 
 /** Plays as they are found: each play's key and its changes, in no order. */
 export class PlayList {
@@ -183,8 +183,9 @@ class Splits {
   private readonly reads: Reads[][] = [];
   private readonly backParts: Part[][][] = []; // by mover and count (backward, 9 only)
   private readonly backReads: Reads[][] = [];
-  /** Kept plays of interacting pairs: where each is in the list, by pegs, counts, routes and result. */
-  private readonly seen = new Map<string, number>();
+  /** Kept plays of interacting pairs, by pegs, counts and routes: where each is in the list, and
+   * the position it leaves. */
+  private readonly seen = new Map<number, { index: number; pegs: Int16Array }[]>();
 
   constructor(
     private readonly board: WorkBoard,
@@ -303,9 +304,9 @@ class Splits {
           clash = true;
           this.both(i, j, a, true, x, y);
         } else if ((x[0] as number) < (y[0] as number)) {
-          this.out.add((x[0] as number) * key + (y[0] as number) + 1, x.concat(y));
+          this.out.add((x[0] as number) * key + (y[0] as number) + 1, joined(x, y));
         } else {
-          this.out.add((y[0] as number) * key + (x[0] as number) + 1, y.concat(x));
+          this.out.add((y[0] as number) * key + (x[0] as number) + 1, joined(y, x));
         }
       }
     }
@@ -355,20 +356,28 @@ class Splits {
    * parts leaves the same position along the same routes and sorts first. The board holds the
    * position after it. */
   private keep(i: number, j: number, a: number, iFirst: boolean, changes: readonly number[], second: number): void {
-    const g = this.board.g;
+    const board = this.board;
+    const g = board.g;
     const size = g.slots;
-    const firstHome = (changes[0] as number) % size > g.length;
-    const secondHome = (changes[second] as number) % size > g.length;
-    const routes = iFirst ? `${+firstHome}${+secondHome}` : `${+secondHome}${+firstHome}`;
+    const firstHome = (changes[0] as number) % size > g.length ? 1 : 0;
+    const secondHome = (changes[second] as number) % size > g.length ? 1 : 0;
+    const routes = iFirst ? 2 * firstHome + secondHome : 2 * secondHome + firstHome;
+    const id = ((i * 64 + j) * 16 + a) * 4 + routes;
     const play = (changes[0] as number) * g.key + (changes[second] as number) + 1;
-    const same = `${i},${j},${a},${routes}:${this.board.positionKey()}`;
-    const other = this.seen.get(same);
-    if (other === undefined) {
-      this.seen.set(same, this.out.add(play, changes));
-    } else if (play < (this.out.keys[other] as number)) {
-      this.out.keys[other] = play;
-      this.out.changes[other] = changes;
+    let kept = this.seen.get(id);
+    if (kept === undefined) {
+      kept = [];
+      this.seen.set(id, kept);
     }
+    for (const other of kept) {
+      if (!samePosition(other.pegs, board.pegs)) continue;
+      if (play < (this.out.keys[other.index] as number)) {
+        this.out.keys[other.index] = play;
+        this.out.changes[other.index] = changes;
+      }
+      return;
+    }
+    kept.push({ index: this.out.add(play, changes), pegs: board.pegs.slice() });
   }
 
   /** Two parts, the second unaffected by the first: carry both out and keep. */
@@ -376,7 +385,7 @@ class Splits {
     const board = this.board;
     board.perform(first);
     board.perform(second);
-    this.keep(i, j, a, iFirst, first.concat(second), first.length);
+    this.keep(i, j, a, iFirst, joined(first, second), first.length);
     board.undo(second);
     board.undo(first);
   }
@@ -398,12 +407,20 @@ class Splits {
     if (from !== 0) {
       for (const more of this.partsOf(seat, from, reads.n, reads.forward)) {
         board.perform(more);
-        this.keep(i, j, a, iFirst, first.concat(more), first.length);
+        this.keep(i, j, a, iFirst, joined(first, more), first.length);
         board.undo(more);
       }
     }
     board.undo(first);
   }
+}
+
+/** The changes of two parts, one after the other (faster than `concat`). */
+function joined(first: Part, second: Part): number[] {
+  if (first.length === 1 && second.length === 1) return [first[0] as number, second[0] as number];
+  const out = first.slice();
+  for (let i = 0; i < second.length; i++) out.push(second[i] as number);
+  return out;
 }
 
 function isTeamInSpot(inSpot: Int32Array, slot: number, team: number): boolean {

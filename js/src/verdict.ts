@@ -15,7 +15,7 @@ import { forwardSteps, splits } from "./plays.js";
 import type { GameState } from "./state.js";
 import { repr } from "./text.js";
 import { guarded } from "./validate.js";
-import { WorkBoard } from "./workboard.js";
+import { samePosition, WorkBoard } from "./workboard.js";
 
 /** A ruling's id and a sentence. */
 export interface Reason {
@@ -396,6 +396,6 @@ export function otherWriting(state: GameState, move: Move): Listed | undefined {
   if (judgeParts(state, work, rank, move.steps) !== undefined) return undefined;
   const result = workBoard(state);
   result.perform(changes);
-  return result.positionKey() === work.positionKey() ? { play: listed, changes } : undefined;
+  return samePosition(result.pegs, work.pegs) ? { play: listed, changes } : undefined;
 }
 

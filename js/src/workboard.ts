@@ -40,6 +40,7 @@ export class Geometry {
     this.key = players * this.slots * this.slots + 1;
     this.inSpot = Int32Array.from({ length: players }, (_, s) => SIDE_HOLES * s + 4);
     this.comeOut = Int32Array.from({ length: players }, (_, s) => SIDE_HOLES * s + 9);
+    this.singles = new Array<undefined>(players * this.slots).fill(undefined);
   }
 
   /** The slot of a location (`-1` if the board has no such location). */
@@ -62,14 +63,22 @@ export class Geometry {
     return (seat * this.slots + from) * this.slots + to;
   }
 
-  private readonly singles: (readonly number[] | undefined)[] = [];
+  /** By peg (seat and slot), then by slot it goes to; the inner lists made as first needed. */
+  private readonly singles: ((readonly number[] | undefined)[] | undefined)[];
 
   /** The changes of a one-step play that knocks nothing away: `[code]`, made once and shared. */
   single(code: number): readonly number[] {
-    let changes = this.singles[code];
+    const peg = Math.floor(code / this.slots);
+    let row = this.singles[peg];
+    if (row === undefined) {
+      row = new Array<undefined>(this.slots).fill(undefined);
+      this.singles[peg] = row;
+    }
+    const to = code - peg * this.slots;
+    let changes = row[to];
     if (changes === undefined) {
       changes = [code];
-      this.singles[code] = changes;
+      row[to] = changes;
     }
     return changes;
   }
@@ -322,15 +331,19 @@ export class WorkBoard {
     else if (to <= length) this.at[to] = seat;
     else this.home[seat] = (this.home[seat] as number) | (1 << (to - length - 1));
   }
-
-  /** The position as text, for telling positions apart: each seat's slots in order. */
-  positionKey(): string {
-    const pegs = this.pegs;
-    let key = "";
-    for (let base = 0; base < pegs.length; base += 5) {
-      const row = pegs.slice(base, base + 5).sort();
-      key += String.fromCharCode(row[0] as number, row[1] as number, row[2] as number, row[3] as number, row[4] as number);
-    }
-    return key;
-  }
 }
+
+/** Whether two boards' pegs stand on the same holes, each seat's as a set (pegs of one colour
+ * are alike). */
+export function samePosition(a: Int16Array, b: Int16Array): boolean {
+  for (let base = 0; base < a.length; base += 5) {
+    let same = true;
+    for (let k = base; k < base + 5; k++) if (a[k] !== b[k]) same = false;
+    if (same) continue;
+    const x = a.slice(base, base + 5).sort();
+    const y = b.slice(base, base + 5).sort();
+    for (let k = 0; k < 5; k++) if (x[k] !== y[k]) return false;
+  }
+  return true;
+}
+
