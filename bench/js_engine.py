@@ -44,9 +44,10 @@ WORKLOADS = (
 )
 
 
-def measure_node(name: str) -> dict[str, Any]:
+def measure_node(name: str, js: Path) -> dict[str, Any]:
+    """The Node side's figure, from the copy of the package at ``js`` (its build and scripts)."""
     out = subprocess.run(
-        ["node", str(ROOT / "js" / "scripts" / "bench.mjs"), name],
+        ["node", str(js / "scripts" / "bench.mjs"), name],
         check=True,
         capture_output=True,
         text=True,
@@ -90,6 +91,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pegs-js-bench-") as tmp:
         top = Path(tmp)
         tree = copy_working_tree(top / "tree")
+        js = top / "js"  # a copy of the build, so that rebuilding js/ meanwhile changes nothing here
+        shutil.copytree(ROOT / "js" / "dist", js / "dist")
+        shutil.copytree(ROOT / "js" / "scripts", js / "scripts")
         sides: dict[str, Path | None] = {"pure": make_venv(top / "venv-pure", tree, compiled=False)}
         if not args.no_compiled:
             sides["compiled"] = make_venv(top / "venv-compiled", tree, compiled=True)
@@ -98,14 +102,14 @@ def main() -> None:
             python = sides["pure"]
             assert python is not None
             expected = turns_played(python, name)
-            if expected is not None and measure_node(name)["turns"] != expected:
+            if expected is not None and measure_node(name, js)["turns"] != expected:
                 raise SystemExit(f"{name}: the engines played different games")
         figures: dict[str, dict[str, list[float]]] = {n: {s: [] for s in sides} for n in names}
         units: dict[str, str] = {}
         for round_ in range(args.repeats):
             for name in names:
                 for side, python in sides.items():
-                    result = measure_node(name) if python is None else measure(python, name, top)
+                    result = measure_node(name, js) if python is None else measure(python, name, top)
                     if python is not None and result["compiled"] != (side == "compiled"):
                         raise SystemExit(f"{side} side ran the wrong build: {result}")
                     figures[name][side].append(result["value"])

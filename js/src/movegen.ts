@@ -177,6 +177,9 @@ function isSortedHand(hand: unknown): hand is readonly Rank[] {
   return true;
 }
 
+const NO_MOVES: readonly Move[] = Object.freeze([]);
+const ONLY_PASS: readonly Move[] = Object.freeze([PASS]);
+
 /** The step of change `code`. */
 export function stepOf(g: Geometry, code: number): Step {
   const size = g.slots;
@@ -190,7 +193,7 @@ export function stepOf(g: Geometry, code: number): Step {
 /** The one-step list of each change's step, by board size, peg (seat and slot) and slot it goes
  * to: made once and shared (the inner lists made as they are first needed). */
 const SINGLE_STEPS = new Map<Geometry, ((readonly Step[] | undefined)[] | undefined)[]>();
-const DISCARDS: readonly Move[] = Array.from({ length: 15 }, (_, card) => ({ action: "discard", card }) as Move);
+const DISCARDS: readonly Move[] = Array.from({ length: 15 }, (_, card) => Object.freeze({ action: "discard", card }) as Move);
 
 function singleSteps(g: Geometry, code: number): readonly Step[] {
   let made = SINGLE_STEPS.get(g);
@@ -272,8 +275,8 @@ export function playChanges(state: GameState, play: Play): readonly number[] | u
  */
 export function legalMoves(state: GameState): readonly Move[] {
   return guarded(state, () => {
-    if (state.winner !== null) return [];
-    if ((state.hands[state.turn] as readonly Rank[]).length === 0) return [PASS];
+    if (state.winner !== null) return NO_MOVES;
+    if ((state.hands[state.turn] as readonly Rank[]).length === 0) return ONLY_PASS;
     return found(state).moves;
   });
 }
