@@ -9,7 +9,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["*.js", "scripts/*.mjs"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { project: "./tsconfig.check.json", tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true, allowBoolean: true, allowNullish: true }],
@@ -26,5 +26,5 @@ export default tseslint.config(
     },
   },
   { files: ["scripts/*.mjs", "*.js"], ...tseslint.configs.disableTypeChecked },
-  { files: ["scripts/*.mjs", "*.js"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },
+  { files: ["scripts/*.mjs", "*.js"], languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } } },
 );

@@ -82,8 +82,8 @@ export function eventText(event: GameEvent): string {
 /** {@link apply} `move`, and say what happened, in order. Throws as `apply` does. */
 export function applyWithEvents(state: GameState, move: Move): [GameState, GameEvent[]] {
   const turn = checked(state, move);
-  const after = carryOut(state, turn);
   return guarded(state, () => {
+    const after = carryOut(state, turn);
     const seat = state.turn;
     const events: GameEvent[] = [];
     const listed = turn.listed;

@@ -24,7 +24,7 @@ import { legalMoves } from "./movegen.js";
 import { moveText, parseNotation, PASS, sameMove, type Move, type Play, type Step } from "./moves.js";
 import type { GameState } from "./state.js";
 import { guarded } from "./validate.js";
-import { cardRule, otherWriting, whyIllegal } from "./verdict.js";
+import { cardRule, isMove, otherWriting, whyIllegal } from "./verdict.js";
 
 const ANY_HOME = "h";
 const MAX_LISTED = 12;
@@ -207,7 +207,7 @@ export interface FormatOptions {
 export function formatMove(state: GameState, move: Move, options: FormatOptions = {}): string {
   return guarded(state, () => {
     const legal = legalMoves(state);
-    if (!legal.some((m) => sameMove(m, move))) {
+    if (!isMove(move) || !legal.some((m) => sameMove(m, move))) {
       const why = whyIllegal(state, move);
       throw new IllegalMoveError(why.rule, why.reason);
     }

@@ -27,6 +27,7 @@ import { cardOf, formatCards, type Rank } from "./cards.js";
 import { PositionError, quoted } from "./errors.js";
 import { findPreset, PRESETS, RULE_FIELDS, ruleText, withRule, ARIZONA } from "./rules.js";
 import type { GameState } from "./state.js";
+import { guarded } from "./validate.js";
 
 /** The position `text` describes; {@link PositionError} says what is wrong. */
 export function parsePosition(text: string): GameState {
@@ -137,6 +138,10 @@ function checkPegs(pegs: readonly (readonly number[])[], players: number): void 
  * every seat's pegs and hand, `draw`, `discard`, and `winner` once the game is over.
  */
 export function positionText(state: GameState): string {
+  return guarded(state, () => writePosition(state));
+}
+
+function writePosition(state: GameState): string {
   const base = PRESETS.get(state.rules.name) ?? ARIZONA;
   const lines = [`rules: ${base.name}`];
   for (const [field, key] of RULE_FIELDS) {

@@ -17,6 +17,7 @@ import { deckFor, findPreset, withRule, type Rules } from "./rules.js";
 import { fromData, toData } from "./serialize.js";
 import { deal, newGame, reshuffled, type GameState } from "./state.js";
 import { apply } from "./turn.js";
+import { repr } from "./text.js";
 import { VERSION } from "./version.js";
 
 /** The protocol version this engine speaks. */
@@ -53,7 +54,7 @@ export function handle(request: unknown): Answer | null {
     if (kind === "quit") return null;
     const answer = typeof kind === "string" && Object.prototype.hasOwnProperty.call(ANSWERS, kind) ? ANSWERS[kind] : undefined;
     if (answer === undefined) {
-      throw new ProtocolError(`unknown request type ${JSON.stringify(kind)}; known: ${Object.keys(ANSWERS).join(", ")}`);
+      throw new ProtocolError(`unknown request type ${repr(kind)}; known: ${Object.keys(ANSWERS).join(", ")}`);
     }
     return { id, ...answer(object) };
   } catch (error) {

@@ -23,7 +23,7 @@ import { makeRecord, type GameRecord } from "./records.js";
 import { CHOICES, makeRules, RULE_FIELDS, type Rules } from "./rules.js";
 import { RULINGS } from "./rulings.js";
 import type { GameState } from "./state.js";
-import { validate } from "./validate.js";
+import { guarded, validate } from "./validate.js";
 import type { Explanation } from "./verdict.js";
 import type { PlayerView } from "./views.js";
 
@@ -49,7 +49,7 @@ export function toData(value: Document): Record<string, unknown> {
   const head = { format: FORMAT };
   const v = value as unknown as Record<string, unknown>;
   if (typeof v !== "object" || v === null) throw new FormatError([`cannot write ${typeof v} as a JSON document`]);
-  if ("drawPile" in v) return { ...head, type: "state", ...stateData(value as GameState) };
+  if ("drawPile" in v) return { ...head, type: "state", ...guarded(value, () => stateData(value as GameState)) };
   if ("action" in v) return { ...head, type: "move", ...moveData(value as Move) };
   if ("handSize" in v) return { ...head, type: "rules", ...rulesData(value as Rules) };
   if ("moves" in v && "players" in v) return { ...head, type: "record", ...recordData(value as GameRecord) };

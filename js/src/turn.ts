@@ -30,7 +30,8 @@ import { guarded } from "./validate.js";
  * {@link PositionError}.
  */
 export function apply(state: GameState, move: Move): GameState {
-  return carryOut(state, checked(state, move));
+  const turn = checked(state, move);
+  return guarded(state, () => carryOut(state, turn));
 }
 
 /** What a move carries out: its card (`null` for a pass) and its changes, landings included. */

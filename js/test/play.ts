@@ -39,7 +39,7 @@ export const anyRules: fc.Arbitrary<Rules> = fc.oneof(
       inSpotOccupied: fc.constantFrom("chain", "illegal", "to_start"),
       twoSwap: fc.boolean(),
     })
-    .map((fields) => makeRules({ ...fields, name: "house" } as Partial<Rules>)),
+    .map((fields) => makeRules({ ...fields, name: "house" })),
 );
 
 /** The states of a random game prefix: seat count, seed, rules and length drawn. */
