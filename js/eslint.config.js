@@ -25,6 +25,6 @@ export default tseslint.config(
       "no-restricted-imports": ["error", { patterns: [{ group: ["node:*"], message: "the library runs in browsers too" }] }],
     },
   },
-  { files: ["scripts/*.mjs", "*.js"], ...tseslint.configs.disableTypeChecked },
-  { files: ["scripts/*.mjs", "*.js"], languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } } },
+  { files: ["scripts/*.mjs", "examples/*.mjs", "*.js"], ...tseslint.configs.disableTypeChecked },
+  { files: ["scripts/*.mjs", "examples/*.mjs", "*.js"], languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } } },
 );

@@ -14,27 +14,20 @@ import { createInterface } from "node:readline";
 import { apply, explain, fromData, legalMoves, newGame, parseNotation, toJson } from "../dist/index.js";
 import { Twister } from "../dist/random.js";
 
-/** One position as compact JSON: the state's fields, then the legal moves as numbers. */
-export function record(state, moves) {
+/**
+ * One position as compact JSON, exactly as the Python side writes it: the state's fields (the
+ * piles whole when `whole`, else by their sizes and last cards), then the legal moves.
+ */
+export function record(state, moves, whole) {
   const encoded = moves.map((m) => {
     if (m.action === "pass") return [-1];
     if (m.action === "discard") return [0, m.card];
-    const out = [m.card];
-    for (const s of m.steps) out.push(s.seat, s.from, s.to);
-    return out;
+    return [m.card, m.steps.map((s) => [s.seat, s.from, s.to])];
   });
-  return JSON.stringify([
-    state.pegs,
-    state.hands,
-    state.drawPile,
-    state.discardPile,
-    state.turn,
-    state.dealer,
-    state.ply,
-    state.reshuffles,
-    state.winner,
-    encoded,
-  ]);
+  const draw = state.drawPile;
+  const discard = state.discardPile;
+  const piles = whole ? [draw, discard] : [draw.length, draw.slice(0, 1), discard.length, discard.slice(-1)];
+  return JSON.stringify([state.pegs, state.hands, piles, state.turn, state.dealer, state.ply, state.reshuffles, state.winner, encoded]);
 }
 
 function play(job) {
@@ -46,9 +39,11 @@ function play(job) {
   const verdicts = {};
   const trace = [];
   const samples = new Set(job.samples ?? []);
+  let reshuffles = -1;
   for (;;) {
     const moves = legalMoves(state);
-    const line = record(state, moves);
+    const line = record(state, moves, state.reshuffles !== reshuffles);
+    reshuffles = state.reshuffles;
     hash.update(line + "\n");
     if (job.trace) trace.push(line);
     if (samples.has(state.ply)) json[state.ply] = toJson(state);

@@ -50,7 +50,8 @@ export const WIN = 1e6;
 const HAND = 5;
 const RANK_SHARE = 1 / 13.5;
 
-type Pegs = readonly (readonly Location[])[];
+/** Every seat's peg locations, as in a {@link GameState}. */
+export type Pegs = readonly (readonly Location[])[];
 
 /** The value of each location for each seat, by board size: `values[seat][location + 1]`, home
  * holes at `length + k`. */

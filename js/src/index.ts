@@ -42,6 +42,7 @@ export {
   RandomBot,
   won,
   type Bot,
+  type Pegs,
   type EasyOptions,
 } from "./bots.js";
 export { buildDeck, cardOf, cardSymbol, formatCards, RANKS, type Rank } from "./cards.js";

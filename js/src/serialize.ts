@@ -215,7 +215,7 @@ export function fromJson(text: string, kind?: Kind): Loaded[Kind] {
   return fromData(data, kind);
 }
 
-/** The value JSON data (as {@link parseJson} reads it) describes; see {@link fromJson}. */
+/** The value that JSON data (parsed, whole numbers beyond 2^53 as bigints) describes; see {@link fromJson}. */
 export function fromData<K extends Kind>(data: unknown, kind: K): Loaded[K];
 export function fromData(data: unknown, kind?: Kind): Loaded[Kind];
 export function fromData(data: unknown, kind?: Kind): Loaded[Kind] {
