@@ -92,6 +92,20 @@ def seconds(text: str) -> float:
     return value
 
 
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
+
+
+def duration(text: str) -> float:
+    """An option type: a positive time, in seconds, or with a unit: ``90s``, ``60m``, ``24h``, ``30d``."""
+    unit = DURATION_UNITS.get(text[-1:].lower())
+    try:
+        return seconds(text[:-1] if unit else text) * (unit or 1)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"not a time: {text!r} (seconds, or a number and s, m, h or d)"
+        ) from None
+
+
 def at_least(minimum: int) -> Callable[[str], int]:
     """An option type: a whole number no smaller than ``minimum``."""
 
@@ -930,6 +944,7 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         pegs serve
         pegs serve --host 0.0.0.0 --port 8080 --public-url https://pegs.example.org
         pegs serve --db postgresql://pegs@db.example.org:5432/pegs   # one of several servers
+        pegs serve --metrics 9464 --forwarded-allow-ips 10.0.0.5   # behind a proxy at 10.0.0.5
         """,
         serve,
     )
@@ -960,6 +975,35 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         ("send", "a WebSocket message may take to go out before the peer is dropped (default 10)"),
     ]:
         sub.add_argument(f"--{name}-timeout", type=seconds, metavar="S", help=f"seconds {what}")
+    sub.add_argument(
+        "--games-per-client",
+        type=at_least(1),
+        metavar="N",
+        help="unfinished games one client address may have asked for (default 20)",
+    )
+    for name, what in [
+        ("unjoined-expiry", "a game waits, with no move, for a person to join (default 60m)"),
+        ("idle-expiry", "an unfinished game may go without a move (default 24h)"),
+        ("keep-finished", "a finished game's record is kept (default 30d)"),
+    ]:
+        sub.add_argument(f"--{name}", type=duration, metavar="TIME", help=f"how long {what}")
+    sub.add_argument(
+        "--max-connections",
+        type=at_least(1),
+        metavar="N",
+        help="connections at once (default and at most: the open-file limit less 100)",
+    )
+    sub.add_argument(
+        "--metrics",
+        metavar="[HOST:]PORT",
+        help="serve Prometheus metrics there (the host is 127.0.0.1 unless given)",
+    )
+    sub.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="the proxies whose X-Forwarded-For is believed, comma-separated "
+        "(default: $FORWARDED_ALLOW_IPS or 127.0.0.1)",
+    )
 
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
