@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import random
+import resource
 import signal
 import subprocess
 import sys
@@ -96,6 +97,8 @@ class Server:
     db: Path | str
     """The SQLite file, or the PostgreSQL database's URL."""
     log: Path
+    metrics_port: int | None = None
+    """Where it serves its metrics, if it was asked to."""
 
     @property
     def url(self) -> str:
@@ -103,13 +106,31 @@ class Server:
 
     def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
         """The status and JSON answer of an HTTP request."""
+        return self.answer(method, path, body)[:2]
+
+    def answer(
+        self, method: str, path: str, body: bytes | None = None
+    ) -> tuple[int, Any, dict[str, str]]:
+        """The status, JSON answer and headers of an HTTP request."""
         request = urllib.request.Request(self.url + path, data=body, method=method)
         request.add_header("Content-Type", "application/json")
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
-                return answer.status, json.loads(answer.read())
+                return answer.status, json.loads(answer.read()), dict(answer.headers)
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
+            return error.code, json.loads(error.read()), dict(error.headers)
+
+    def metrics(self) -> dict[str, float]:
+        """Its Prometheus metrics, by name and labels as written (``pegs_moves_total{by="bot"}``)."""
+        assert self.metrics_port is not None, "started without metrics"
+        url = f"http://127.0.0.1:{self.metrics_port}/metrics"
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            text = answer.read().decode()
+        return {
+            line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+            for line in text.splitlines()
+            if line and not line.startswith("#")
+        }
 
     def create(self, **body: Any) -> dict[str, Any]:
         status, answer = self.request("POST", "/api/games", json.dumps(body).encode())
@@ -145,15 +166,28 @@ def start_server(
     port: int | None = None,
     log: Path | None = None,
     options: Sequence[str] = (),
+    metrics: bool = False,
+    open_files: int | None = None,
 ) -> Server:
-    """``pegs serve`` on ``db`` (a file, or a PostgreSQL URL and then a ``log`` path), started."""
+    """``pegs serve`` on ``db`` (a file, or a PostgreSQL URL and then a ``log`` path), started;
+    with ``metrics`` served on a port of their own, and allowed ``open_files`` if given."""
     port = port or free_port()
     log = log or Path(db).with_suffix(".log")
     command = [sys.executable, "-m", "pegs_rules", "serve", "--port", str(port), "--db", str(db)]
     command += ["--bot-workers", str(bot_workers), *options]
+    metrics_port = free_port() if metrics else None
+    if metrics_port is not None:
+        command += ["--metrics", str(metrics_port)]
+
+    def limit_files() -> None:
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
     with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    server = Server(process, port, db, log)
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, preexec_fn=limit_files
+        )
+    server = Server(process, port, db, log, metrics_port)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -482,17 +482,17 @@ class Registry:
             raise ProtocolError("unavailable", DAMAGED)
         if game is None:
             game = await self._open(stored)
-        if seat is None:
-            if sum(c.seat is None for c in game.connections) >= MAX_SPECTATORS:
-                raise ProtocolError("unavailable", "this game has as many spectators as it may")
-        else:
-            joined = await self._call(self.store.take_seat, game_id, seat, self.server)
-            connection.joined = joined
-            self._replace(game, seat, joined)
-        connection.seat = seat
-        game.connections.append(connection)
-        connection.send(protocol.welcome(game.id, seat, game.seats, game.state.rules.name))
-        connection.send(game.message_for(connection))
+        if seat is None and sum(c.seat is None for c in game.connections) >= MAX_SPECTATORS:
+            raise ProtocolError("unavailable", "this game has as many spectators as it may")
+        async with game.lock:  # a move being stored is shown first: the position sent is current
+            if seat is not None:
+                joined = await self._call(self.store.take_seat, game_id, seat, self.server)
+                connection.joined = joined
+                self._replace(game, seat, joined)
+            connection.seat = seat
+            game.connections.append(connection)
+            connection.send(protocol.welcome(game.id, seat, game.seats, game.state.rules.name))
+            connection.send(game.message_for(connection))
         return game
 
     def leave(self, game: LiveGame, connection: Connection) -> None:
