@@ -111,14 +111,16 @@ class Server:
     def answer(
         self, method: str, path: str, body: bytes | None = None
     ) -> tuple[int, Any, dict[str, str]]:
-        """The status, JSON answer and headers of an HTTP request."""
+        """The status, JSON answer and headers (their names in lower case) of an HTTP request."""
         request = urllib.request.Request(self.url + path, data=body, method=method)
         request.add_header("Content-Type", "application/json")
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
-                return answer.status, json.loads(answer.read()), dict(answer.headers)
+                headers = {k.lower(): v for k, v in answer.headers.items()}
+                return answer.status, json.loads(answer.read()), headers
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read()), dict(error.headers)
+            headers = {k.lower(): v for k, v in error.headers.items()}
+            return error.code, json.loads(error.read()), headers
 
     def metrics(self) -> dict[str, float]:
         """Its Prometheus metrics, by name and labels as written (``pegs_moves_total{by="bot"}``)."""

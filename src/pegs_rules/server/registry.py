@@ -272,6 +272,8 @@ class Registry:
                         except StoreError as single:
                             outcomes.append(single)
             for (_, done), outcome in zip(batch, outcomes, strict=True):
+                if done.done():  # its waiter was cancelled (its bots stopped, say)
+                    continue
                 if outcome is None:
                     done.set_result(None)
                 else:
