@@ -152,7 +152,7 @@ def drain(client: SeatClient) -> list[dict[str, Any]]:
 
 def children_cpu(pid: int) -> float:
     """The processor time used by the child processes of ``pid`` (its bot worker), in seconds."""
-    children = set()
+    children: set[int] = set()
     for task in Path(f"/proc/{pid}/task").iterdir():
         children.update(int(c) for c in (task / "children").read_text().split())
     return sum(cpu_seconds(child) for child in children if Path(f"/proc/{child}").exists())
