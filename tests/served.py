@@ -215,9 +215,11 @@ def stop_server(server: Server) -> None:
 
 @contextmanager
 def running_server(
-    directory: Path, bot_workers: int = 1, options: Sequence[str] = ()
+    directory: Path, bot_workers: int = 1, options: Sequence[str] = (), metrics: bool = False
 ) -> Iterator[Server]:
-    server = start_server(directory / "games.sqlite3", bot_workers, options=options)
+    server = start_server(
+        directory / "games.sqlite3", bot_workers, options=options, metrics=metrics
+    )
     try:
         yield server
     finally:
