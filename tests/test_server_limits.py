@@ -14,6 +14,7 @@ import asyncio
 import http.client
 import itertools
 import json
+import logging
 import socket
 import time
 from collections.abc import Iterator
@@ -27,7 +28,7 @@ from websockets.sync.client import connect
 from pegs_rules.server.client import SeatClient, socket_url
 from pegs_rules.server.connections import MAX_CLIENT_CONNECTIONS, MAX_HEAD, MAX_REQUEST_LINE
 from pegs_rules.server.games import MAX_BOT_SECONDS, REMOVED
-from pegs_rules.server.limits import MISTAKES_PER_CLIENT
+from pegs_rules.server.limits import MISTAKES_PER_CLIENT, Mistakes
 from pegs_rules.server.registry import MAX_GAMES_PER_CLIENT
 from pegs_rules.server.thinking import FAIR_ROUND
 
@@ -295,3 +296,19 @@ def test_a_bad_request_lists_every_problem_and_a_flood_of_mistakes_writes_a_boun
     assert all(a["code"] in ("bad_json", "rate_limited") for a in answers), answers
     lines = [line for line in server.log.read_text().splitlines() if " WARNING " in line]
     assert len(lines) <= MISTAKES_PER_CLIENT, lines
+
+
+def test_mistakes_past_the_allowance_are_summed_up_in_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    mistakes = Mistakes()
+    with caplog.at_level(logging.WARNING, logger="pegs_rules.server"):
+        for n in range(50):
+            mistakes.warn("198.51.100.7", "client %s: mistake %d", "198.51.100.7", n)
+        for n in range(3):
+            mistakes.warn("203.0.113.9", "client %s: mistake %d", "203.0.113.9", n)
+        mistakes.sum_up()  # the window closes (the server does so a minute after it opened)
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == MISTAKES_PER_CLIENT + 3 + 1, lines
+    assert lines[-1].startswith(f"{50 - MISTAKES_PER_CLIENT} more client mistakes"), lines[-1]
+    assert "(clients: 1; the most, 40, from 198.51.100.7)" in lines[-1]

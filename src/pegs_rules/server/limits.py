@@ -98,7 +98,7 @@ class Mistakes:
             worst, most = self.unlogged.most_common(1)[0]
             log.warning(
                 "%d more client mistakes in the last %.0f s, not logged one by one"
-                " (from %d clients; the most, %d, from %s)",
+                " (clients: %d; the most, %d, from %s)",
                 self.unlogged.total(),
                 time.monotonic() - self.started,
                 len(self.unlogged),
