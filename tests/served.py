@@ -13,7 +13,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache
@@ -229,6 +229,19 @@ def running_server(
 def run(coroutine: Any, timeout: float = 120) -> Any:
     """Run a coroutine to its end (tests are synchronous)."""
     return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+def chooser(seed: int, delay: float = 0.0) -> Callable[[dict[str, Any]], Awaitable[str]]:
+    """A seat's choice for :meth:`SeatClient.play`: a random legal move, drawn from ``seed``,
+    after ``delay`` seconds (to make a game last)."""
+    rng = random.Random(seed)
+
+    async def choose(state: dict[str, Any]) -> str:
+        await asyncio.sleep(delay)
+        notation: str = rng.choice(state["moves"]["moves"])["notation"]
+        return notation
+
+    return choose
 
 
 async def first_move(state: dict[str, Any]) -> str:

@@ -12,23 +12,12 @@ import asyncio
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 from faults import DroppingProxy
-from served import running_server
+from served import chooser, running_server
 
 from pegs_rules import apply, parse_move
 from pegs_rules.server.client import SeatClient, socket_url
-
-
-def chooser(seed: int) -> Any:
-    rng = random.Random(seed)
-
-    async def choose(state: dict[str, Any]) -> str:
-        notation: str = rng.choice(state["moves"]["moves"])["notation"]
-        return notation
-
-    return choose
 
 
 def test_seats_play_a_whole_game_through_connections_cut_at_random_moments(

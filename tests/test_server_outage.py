@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 
 import pytest
 from pgcluster import Cluster, cluster
-from served import Server, run, start_server, stop_server, until
+from served import Server, chooser, run, start_server, stop_server, until
 
 from pegs_rules.server.client import SeatClient, socket_url, socket_urls
 
@@ -41,18 +40,6 @@ def client(link: str, servers: list[Server], first: int, **options: Any) -> Seat
     """A client of ``link``'s game that tries ``servers`` in turn, starting with ``servers[first]``."""
     urls = socket_urls(link, [s.url for s in servers])
     return SeatClient(urls[first:] + urls[:first], socket_url(link)[1], **options)
-
-
-def unhurried(seed: int) -> Any:
-    """A seat's choice: a random legal move, after 50 ms (so that the game lasts the test)."""
-    rng = random.Random(seed)
-
-    async def choose(state: dict[str, Any]) -> str:
-        await asyncio.sleep(0.05)
-        notation: str = rng.choice(state["moves"]["moves"])["notation"]
-        return notation
-
-    return choose
 
 
 def test_restarts_and_an_outage_of_the_database_damage_no_game(
@@ -91,7 +78,7 @@ async def scenario(database: Cluster, servers: list[Server]) -> list[float]:
     ]
     for watcher in watchers:
         await watcher.start()
-    playing = [asyncio.create_task(seat.play(unhurried(n))) for n, seat in enumerate(seats)]
+    playing = [asyncio.create_task(seat.play(chooser(n, 0.05))) for n, seat in enumerate(seats)]
     await until(lambda: all(w.state is not None and w.state["ply"] >= 5 for w in watchers))
 
     times = []

@@ -969,24 +969,26 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         default="full",
         help="SQLite: full: flush every move to disk; normal: survive a killed server, not a power cut",
     )
-    for name, what in [
-        ("header", "a client has to send a request's headers (default 10)"),
-        ("body", "a client has to send the body its headers declare (default 30)"),
-        ("send", "a WebSocket message may take to go out before the peer is dropped (default 10)"),
+    for name, kind, what in [
+        (
+            "header-timeout",
+            seconds,
+            "seconds a client has to send a request's headers (default 10)",
+        ),
+        ("body-timeout", seconds, "seconds a client has to send the body declared (default 30)"),
+        ("send-timeout", seconds, "seconds a message may take to go out to a peer (default 10)"),
+        ("unjoined-expiry", duration, "how long a game with no move waits to be joined (60m)"),
+        ("idle-expiry", duration, "how long an unfinished game may go without a move (24h)"),
+        ("keep-finished", duration, "how long a finished game's record is kept (30d)"),
     ]:
-        sub.add_argument(f"--{name}-timeout", type=seconds, metavar="S", help=f"seconds {what}")
+        metavar = "S" if kind is seconds else "TIME"
+        sub.add_argument(f"--{name}", type=kind, metavar=metavar, help=what)
     sub.add_argument(
         "--games-per-client",
         type=at_least(1),
         metavar="N",
         help="unfinished games one client address may have asked for (default 20)",
     )
-    for name, what in [
-        ("unjoined-expiry", "a game waits, with no move, for a person to join (default 60m)"),
-        ("idle-expiry", "an unfinished game may go without a move (default 24h)"),
-        ("keep-finished", "a finished game's record is kept (default 30d)"),
-    ]:
-        sub.add_argument(f"--{name}", type=duration, metavar="TIME", help=f"how long {what}")
     sub.add_argument(
         "--max-connections",
         type=at_least(1),

@@ -124,6 +124,9 @@ _SCHEMA = (
 )
 _SCHEMA_LOCK = 0x7065_6773
 """The advisory lock held while the tables are created (servers may start together)."""
+_LATEST = "games_by_activity"
+"""What the latest layout added: where it is, the tables are up to date and are left alone (their
+statements would lock tables that running servers write to)."""
 _GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
 _LATER = "now() + %s * interval '1 second'"
 _ADD_MOVES = f"""
@@ -180,9 +183,11 @@ class PostgresStore:
                 name="pegs",
             )
             with self._transaction("cannot create the tables") as db:
-                db.execute("select pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                for statement in _SCHEMA:
-                    db.execute(statement)
+                current = db.execute("select to_regclass(%s) is not null", (_LATEST,)).fetchone()
+                if not (current and current[0]):
+                    db.execute("select pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                    for statement in _SCHEMA:
+                        db.execute(statement)
         except (psycopg.Error, PoolTimeout) as error:
             raise StoreError(f"cannot open the database: {error}") from None
 
