@@ -175,7 +175,8 @@ class BadRequest(Exception):
 
 
 def bot_pool(workers: int) -> Executor | None:
-    """A process pool for the searching bots (``None`` for a thread when ``workers`` is 0).
+    """A process pool for bots (``None`` for a thread when ``workers`` is 0): one for the
+    searching bots, and one of a single process for the quick ones (:mod:`~pegs_rules.server.thinking`).
 
     The workers are started afresh (``spawn``) and leave by themselves if the
     server dies without stopping them (:func:`leave_with_parent`).
@@ -204,10 +205,10 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = bot_pool(config.bot_workers)
+        pools = [bot_pool(config.bot_workers), bot_pool(min(1, config.bot_workers))]
         registry = Registry(
             store or open_store(config.db, config.sync, serving=True),
-            Thinking(pool, config.bot_workers),
+            Thinking(pools[0], config.bot_workers, quick=pools[1]),
             config.max_games,
             games_per_client=config.games_per_client,
             expiry=config.expiry,
@@ -218,8 +219,9 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
             yield
         finally:
             await registry.close()
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+            for pool in pools:
+                if pool is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
 
     def registry_of(request: Request | WebSocket) -> Registry:
         registry: Registry = request.app.state.registry

@@ -3,8 +3,9 @@
 Two kinds of bot, two lanes:
 
 * **Quick bots** (``random``, ``easy``, ``greedy``, ``medium``: no search,
-  about a millisecond a move) think in a thread of their own in the server
-  process, one move at a time; they never wait behind a searching bot.
+  about a millisecond a move) think in a process of their own (a thread of
+  the server process with ``--bot-workers 0``), one move at a time; they
+  never wait behind a searching bot.
 * **Searching bots** (``mcts``, ``hard``, ``expert``, with any budget) think
   on the bot workers (processes; a thread with ``--bot-workers 0``), at most
   one move a worker at once. A game has one bot to act at a time, so serving
@@ -76,15 +77,21 @@ class Thinking:
     Args:
         workers: the executor searching bots think on (``None``: a thread of this process).
         slots: how many moves it thinks at once (its workers).
+        quick: the executor quick bots think on, one at a time (``None``: a thread of this
+            process).
     """
 
-    def __init__(self, workers: Executor | None = None, slots: int = 1) -> None:
-        self.quick = ThreadPoolExecutor(1, thread_name_prefix="pegs-quick-bots")
+    def __init__(
+        self, workers: Executor | None = None, slots: int = 1, quick: Executor | None = None
+    ) -> None:
+        self.quick = quick or ThreadPoolExecutor(1, thread_name_prefix="pegs-quick-bots")
         self.workers = workers or ThreadPoolExecutor(1, thread_name_prefix="pegs-bots")
         self.slots = max(1, slots)
         self.waiting: collections.deque[Search] = collections.deque()
         self.running = 0
         metrics.BOT_QUEUE.set_function(lambda: len(self.waiting))
+        for lane in (self.quick, self.workers):  # a pool starts its processes when first used:
+            lane.submit(searches, "greedy")  # now, not when the first bot is to move
 
     async def choose(self, kind: str, seed: int, seen: PlayerView, moves: tuple[Move, ...]) -> Move:
         """The bot's move, once it has had its turn to think."""
@@ -129,7 +136,7 @@ class Thinking:
             loop.call_soon_threadsafe(self._done)
 
     def close(self) -> None:
-        """Stop the lanes' threads (the workers' executor is its owner's to shut down)."""
-        self.quick.shutdown(wait=False, cancel_futures=True)
-        if isinstance(self.workers, ThreadPoolExecutor):
-            self.workers.shutdown(wait=False, cancel_futures=True)
+        """Stop the lanes' threads (process pools are their owner's to shut down)."""
+        for lane in (self.quick, self.workers):
+            if isinstance(lane, ThreadPoolExecutor):
+                lane.shutdown(wait=False, cancel_futures=True)
