@@ -183,7 +183,7 @@ def test_a_page_plays_on_through_connections_cut_at_random_moments(tmp_path: Pat
             page.goto(link)
             page.wait_for_selector("main[aria-busy=false]")
             deadline = time.monotonic() + 120
-            while made < 20 and not page.get_attribute("[data-winner]", "data-winner"):
+            while made < 15 and not page.get_attribute("[data-winner]", "data-winner"):
                 assert time.monotonic() < deadline, f"{made} moves made in time"
                 buttons = page.locator("[data-move]")
                 if buttons.count() == 0:
@@ -204,7 +204,7 @@ def test_a_page_plays_on_through_connections_cut_at_random_moments(tmp_path: Pat
         running.stop()
         stop_server(server)
     print(f"{made} moves made, {again} tried again; connections cut: {proxy.cuts}")
-    assert made >= 20
+    assert made >= 15
     assert sum(proxy.cuts.values()) >= 10 and proxy.cuts["after"] + proxy.cuts["before"] >= 3
     for twice in ("stale", "not_your_turn"):  # no move reached the server twice
         assert counted.get(f'pegs_refused_total{{reason="{twice}"}}', 0) == 0, counted
