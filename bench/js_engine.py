@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare import copy_working_tree, make_venv, measure, run  # noqa: E402
+from compare import copy_working_tree, make_venv, measure, run
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKLOADS = (
@@ -60,19 +60,32 @@ def turns_played(python: Path, name: str) -> int | None:
     """How many turns the Python side's games of a ``turns-`` workload last (``None`` else)."""
     if not name.startswith("turns-"):
         return None
+    out = subprocess.run(
+        [str(python), str(Path(__file__).resolve()), "--turns", name],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return int(out.strip())
+
+
+def count_turns(name: str) -> int:
+    """The turns of the games of workload ``name``, played by the pegs_rules this imports."""
+    import random
+
+    from compare import TURN_GAMES
+
+    from pegs_rules import apply, find_preset, legal_moves, new_game
+
     _, preset, seats = name.split("-")
-    code = (
-        "import random, sys; sys.path.insert(0, %r); from compare import TURN_GAMES;"
-        "from pegs_rules import apply, find_preset, legal_moves, new_game\n"
-        "total = 0\n"
-        "for seed in range(TURN_GAMES[%d]):\n"
-        "    rng = random.Random(seed); s = new_game(%d, seed=seed, rules=find_preset(%r))\n"
-        "    while not s.is_over: s = apply(s, rng.choice(legal_moves(s)))\n"
-        "    total += s.ply\n"
-        "print(total)"
-    ) % (str(Path(__file__).resolve().parent), int(seats), int(seats), preset)
-    out = subprocess.run([str(python), "-c", code], check=True, capture_output=True, text=True)
-    return int(out.stdout.strip())
+    total = 0
+    for seed in range(TURN_GAMES[int(seats)]):
+        rng = random.Random(seed)
+        state = new_game(int(seats), seed=seed, rules=find_preset(preset))
+        while not state.is_over:
+            state = apply(state, rng.choice(legal_moves(state)))
+        total += state.ply
+    return total
 
 
 def main() -> None:
@@ -80,7 +93,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="interleaved rounds (5)")
     parser.add_argument("--only", help="comma-separated workload names")
     parser.add_argument("--no-compiled", action="store_true", help="leave out the mypyc build")
+    parser.add_argument("--turns", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.turns:
+        print(count_turns(args.turns))
+        return
     names = args.only.split(",") if args.only else list(WORKLOADS)
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown:
@@ -91,7 +108,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pegs-js-bench-") as tmp:
         top = Path(tmp)
         tree = copy_working_tree(top / "tree")
-        js = top / "js"  # a copy of the build, so that rebuilding js/ meanwhile changes nothing here
+        js = (
+            top / "js"
+        )  # a copy of the build, so that rebuilding js/ meanwhile changes nothing here
         shutil.copytree(ROOT / "js" / "dist", js / "dist")
         shutil.copytree(ROOT / "js" / "scripts", js / "scripts")
         sides: dict[str, Path | None] = {"pure": make_venv(top / "venv-pure", tree, compiled=False)}
@@ -109,7 +128,9 @@ def main() -> None:
         for round_ in range(args.repeats):
             for name in names:
                 for side, python in sides.items():
-                    result = measure_node(name, js) if python is None else measure(python, name, top)
+                    result = (
+                        measure_node(name, js) if python is None else measure(python, name, top)
+                    )
                     if python is not None and result["compiled"] != (side == "compiled"):
                         raise SystemExit(f"{side} side ran the wrong build: {result}")
                     figures[name][side].append(result["value"])

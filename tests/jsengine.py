@@ -27,7 +27,9 @@ def node_command(script: Path) -> list[str]:
     if node is None:
         problem = "Node.js is not installed"
     elif not (DIST / "index.js").exists():
-        problem = "the TypeScript package is not built (npm ci --prefix js && npm run build --prefix js)"
+        problem = (
+            "the TypeScript package is not built (npm ci --prefix js && npm run build --prefix js)"
+        )
     if problem is not None:
         if os.environ.get("PEGS_REQUIRE_NODE"):
             pytest.fail(problem)

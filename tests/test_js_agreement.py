@@ -122,12 +122,26 @@ def record(state: GameState, moves: tuple[Move, ...], whole: bool) -> str:
     state JSON is compared every :data:`JSON_EVERY` positions besides.)
     """
     encoded = [
-        (-1,) if isinstance(move, Pass) else (0, move.card) if isinstance(move, Discard) else (move.card, move.steps)
+        (-1,)
+        if isinstance(move, Pass)
+        else (0, move.card)
+        if isinstance(move, Discard)
+        else (move.card, move.steps)
         for move in moves
     ]
     draw, discard = state.draw_pile, state.discard_pile
     piles = (draw, discard) if whole else (len(draw), draw[:1], len(discard), discard[-1:])
-    fields = (state.pegs, state.hands, piles, state.turn, state.dealer, state.ply, state.reshuffles, state.winner, encoded)
+    fields = (
+        state.pegs,
+        state.hands,
+        piles,
+        state.turn,
+        state.dealer,
+        state.ply,
+        state.reshuffles,
+        state.winner,
+        encoded,
+    )
     return json.dumps(fields, separators=(",", ":"))
 
 
@@ -156,7 +170,9 @@ def alterations(state: GameState, legal: tuple[Move, ...], rng: random.Random) -
     elif shifted < 0:
         shifted += 18 * state.players
     out.append(Play(play.card, (Step(first.seat, first.src, shifted), *rest)))
-    out.append(Play(play.card, (Step(rng.randrange(state.players + 1), first.src, first.dst), *rest)))
+    out.append(
+        Play(play.card, (Step(rng.randrange(state.players + 1), first.src, first.dst), *rest))
+    )
     if len(steps) == 2:
         out.append(Play(play.card, steps[::-1]))
         out.append(Play(play.card, steps[:1]))
@@ -268,21 +284,37 @@ def test_the_typescript_engine_agrees_position_for_position(chunk: int) -> None:
         if (mine["plies"], mine["digest"]) != (other["plies"], other["digest"]):
             pytest.fail(first_difference(config))
         for ply, text in mine["json"].items():
-            assert other["json"][str(ply)] == text, f"game {config['game']}, ply {ply}: JSON differs"
+            assert other["json"][str(ply)] == text, (
+                f"game {config['game']}, ply {ply}: JSON differs"
+            )
         for ply, verdicts in mine["verdicts"].items():
             for move, expected, got in zip(
                 mine["candidates"][ply], verdicts, other["verdicts"][str(ply)], strict=True
             ):
                 assert got == expected, f"game {config}, ply {ply}, {move!r}: {got} != {expected}"
                 illegal += not expected[0]
-    print(f"chunk {chunk}: {len(configs)} games, {positions} positions, {illegal} illegal candidates")
+    print(
+        f"chunk {chunk}: {len(configs)} games, {positions} positions, {illegal} illegal candidates"
+    )
     assert positions >= POSITIONS // CHUNKS
-    assert illegal >= POSITIONS // CHUNKS // 10, "fewer illegal candidates than a tenth of the positions"
+    assert illegal >= POSITIONS // CHUNKS // 10, (
+        "fewer illegal candidates than a tenth of the positions"
+    )
 
 
 def test_the_records_name_every_field_of_a_state() -> None:
     """A record holds every field a state has, so that equal records mean equal states."""
     names = {"rules", "seed"}  # equal by construction: both engines start from the same config
     fields = {f.name for f in dataclasses.fields(GameState)}
-    recorded = {"pegs", "hands", "draw_pile", "discard_pile", "turn", "dealer", "ply", "reshuffles", "winner"}
+    recorded = {
+        "pegs",
+        "hands",
+        "draw_pile",
+        "discard_pile",
+        "turn",
+        "dealer",
+        "ply",
+        "reshuffles",
+        "winner",
+    }
     assert fields == recorded | names

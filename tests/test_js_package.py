@@ -48,7 +48,9 @@ def test_npm_pack_makes_a_tarball_that_installs_and_runs(tmp_path: Path) -> None
     names = {entry["path"] for entry in info["files"]}
     assert {"package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"} <= names
     assert "dist/bin/protocol.js" in names
-    assert not any(n.startswith(("src/", "test/", "node_modules/")) or n.endswith(".map") for n in names)
+    assert not any(
+        n.startswith(("src/", "test/", "node_modules/")) or n.endswith(".map") for n in names
+    )
     tarball = tmp_path / info["filename"]
     with tarfile.open(tarball) as archive:
         manifest = json.load(archive.extractfile("package/package.json"))  # type: ignore[arg-type]
@@ -68,7 +70,11 @@ def test_npm_pack_makes_a_tarball_that_installs_and_runs(tmp_path: Path) -> None
         "console.log(legalMoves(newGame(4, { seed: 1n })).map(moveText).join(','));"
     )
     done = subprocess.run(
-        [node, "--input-type=module", "-e", script], cwd=app, capture_output=True, text=True, check=True
+        [node, "--input-type=module", "-e", script],
+        cwd=app,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert done.stdout.strip() == "discard 7,discard 10"
     protocol = subprocess.run(
@@ -78,4 +84,7 @@ def test_npm_pack_makes_a_tarball_that_installs_and_runs(tmp_path: Path) -> None
         text=True,
         check=True,
     )
-    assert re.fullmatch(r'\{"id": 1, "engine": "pegs-rules-js", "version": "[0-9.]+", "protocol": 1\}\n', protocol.stdout)
+    assert re.fullmatch(
+        r'\{"id": 1, "engine": "pegs-rules-js", "version": "[0-9.]+", "protocol": 1\}\n',
+        protocol.stdout,
+    )
