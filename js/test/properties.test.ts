@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
+  ARIZONA,
   apply,
   deckFor,
   explain,
@@ -22,7 +23,7 @@ import {
   type GameState,
   type Play,
 } from "../src/index.js";
-import { playedGames } from "./play.js";
+import { playedGames, playOut } from "./play.js";
 
 const RUNS = { numRuns: 40 };
 
@@ -148,6 +149,22 @@ describe("states reached by play", () => {
         expect(positionText(again)).toBe(positionText(state));
       }),
       RUNS,
+    );
+  });
+
+  test("the same seed and the same choices replay the same game, card for card", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(4, 6, 8),
+        fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }),
+        fc.bigInt({ min: 0n, max: 2n ** 32n }),
+        (players, seed, choices) => {
+          const first = playOut(players, seed, 300, ARIZONA, choices);
+          const second = playOut(players, seed, 300, ARIZONA, choices);
+          expect(second.map((s) => toJson(s))).toEqual(first.map((s) => toJson(s)));
+        },
+      ),
+      { numRuns: 15 },
     );
   });
 
