@@ -7,8 +7,9 @@ seeded generator. At every position the two must agree on the state (every field
 :func:`record` says) and on the legal moves in their order: each side hashes one record per
 position, and
 a game whose hashes differ is played again with every record kept, to show the first position
-where they part. At every 100th position the whole state JSON must be byte-identical. At every
-48th position the seat to act is offered altered moves (another card, another peg, a step too
+where they part. At every 100th position the whole state JSON, and the events of the move played
+there, must be byte-identical. At every 48th position the shortest notation of the first legal
+moves must be the same (``format_move(short=True)``), and the seat to act is offered altered moves (another card, another peg, a step too
 long or too short, another seat, the parts of a split reordered, a swap written from the other
 peg, a discard, a pass), and both engines must give the same verdict, ruling id and reason.
 
@@ -40,7 +41,10 @@ from pegs_rules import (
     Rank,
     Step,
     apply,
+    apply_with_events,
+    events_to_data,
     explain,
+    format_move,
     legal_moves,
     new_game,
     to_json,
@@ -57,6 +61,7 @@ SEED_BASE = 41_000_000
 MAX_PLIES = 2_000
 JSON_EVERY = 100
 CANDIDATES_EVERY = 48
+SHORTHANDS = 4
 SCRIPT = JS / "scripts" / "agreement.mjs"
 
 DECK_TABLES = (
@@ -192,6 +197,8 @@ def reference(config: dict[str, Any]) -> dict[str, Any]:
     samples: dict[int, str] = {}
     candidates: dict[int, list[str]] = {}
     verdicts: dict[int, list[list[Any]]] = {}
+    shorthands: dict[int, list[str]] = {}
+    events: dict[int, str] = {}
     reshuffles = -1
     while True:
         moves = legal_moves(state)
@@ -203,15 +210,21 @@ def reference(config: dict[str, Any]) -> dict[str, Any]:
             tried = alterations(state, moves, alter)
             candidates[state.ply] = [str(m) for m in tried]
             verdicts[state.ply] = [_verdict(explain(state, m)) for m in tried]
+            shorthands[state.ply] = [format_move(state, m, short=True) for m in moves[:SHORTHANDS]]
         if not moves or state.ply >= config["max_plies"]:
             break
-        state = apply(state, choices.choice(moves))
+        move = choices.choice(moves)
+        if state.ply % JSON_EVERY == 0:
+            events[state.ply] = json.dumps(events_to_data(apply_with_events(state, move)[1], None))
+        state = apply(state, move)
     return {
         "plies": state.ply,
         "digest": digest.hexdigest(),
         "json": samples,
         "candidates": candidates,
         "verdicts": verdicts,
+        "shorthands": shorthands,
+        "events": events,
     }
 
 
@@ -275,7 +288,12 @@ def test_the_typescript_engine_agrees_position_for_position(chunk: int) -> None:
         positions += result["plies"] + 1
         game += CHUNKS
     jobs = [
-        {**config, "samples": sorted(result["json"]), "candidates": result["candidates"]}
+        {
+            **config,
+            "samples": sorted(result["json"]),
+            "candidates": result["candidates"],
+            "shorthands": SHORTHANDS,
+        }
         for config, result in zip(configs, ours, strict=True)
     ]
     theirs = typescript(jobs)

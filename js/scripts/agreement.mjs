@@ -5,13 +5,25 @@
 // Each job is a game: its seed, seat count and rules (the state JSON's rules object), the seed
 // of the generator that picks each move among the legal ones (the reference's Mersenne
 // Twister, so both engines pick the same move from the same list), a cap on its turns, the
-// turns whose state JSON to write whole, and illegal-move candidates to judge at given turns.
-// The answer gives, for the game, a SHA-256 over one record per position (every field of the
-// state, then the legal moves: see record()), the JSON texts asked for, the verdicts and, with
-// "trace", each position's record.
+// turns whose state JSON (and the events of the move played there) to write whole, and
+// illegal-move candidates to judge at given turns (where the shortest notation of the first
+// legal moves is written too). The answer gives, for the game, a SHA-256 over one record per
+// position (see record()), the texts asked for, the verdicts and, with "trace", each position's
+// record.
 import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
-import { apply, explain, fromData, legalMoves, newGame, parseNotation, toJson } from "../dist/index.js";
+import {
+  apply,
+  applyWithEvents,
+  eventsToJson,
+  explain,
+  formatMove,
+  fromData,
+  legalMoves,
+  newGame,
+  parseNotation,
+  toJson,
+} from "../dist/index.js";
 import { Twister } from "../dist/random.js";
 
 /**
@@ -37,6 +49,8 @@ function play(job) {
   const hash = createHash("sha256");
   const json = {};
   const verdicts = {};
+  const shorthands = {};
+  const events = {};
   const trace = [];
   const samples = new Set(job.samples ?? []);
   let reshuffles = -1;
@@ -53,11 +67,15 @@ function play(job) {
         const verdict = explain(state, parseNotation(text));
         return [verdict.legal, verdict.rule, verdict.reason];
       });
+      shorthands[state.ply] = moves.slice(0, job.shorthands).map((m) => formatMove(state, m, { short: true }));
     }
     if (moves.length === 0 || state.ply >= job.max_plies) break;
-    state = apply(state, rng.choice(moves));
+    const move = rng.choice(moves);
+    if (samples.has(state.ply)) events[state.ply] = eventsToJson(applyWithEvents(state, move)[1], null);
+    state = apply(state, move);
   }
-  return { game: job.game, plies: state.ply, digest: hash.digest("hex"), json, verdicts, ...(job.trace ? { trace } : {}) };
+  const answer = { game: job.game, plies: state.ply, digest: hash.digest("hex"), json, verdicts, shorthands, events };
+  return job.trace ? { ...answer, trace } : answer;
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
