@@ -299,17 +299,17 @@ describe("hostile input", () => {
 
   test("junk in any field of a state, a move or an option: only the package's errors", () => {
     const fields = ["pegs", "turn", "ply", "winner", "rules", "hands"] as const;
-    const moves = fc.oneof(
-      junk,
-      fc.record({ action: fc.constantFrom("play", "discard", "pass", "fly"), card: junk, steps: junk }),
-      fc.record({
-        action: fc.constant("play"),
-        card: fc.integer({ min: -2, max: 16 }),
-        steps: fc.array(fc.record({ seat: junk, from: junk, to: junk }), { maxLength: 3 }),
-      }),
-    );
+    const plays = legalMoves(sample).filter((m) => m.action === "play");
+    /** A legal play with junk in one place: its action, card or steps, or a step's field. */
+    const moves = fc.tuple(fc.nat(), fc.constantFrom("action", "card", "steps", "seat", "from", "to"), junk).map(([pick, where, value]) => {
+      const move = structuredClone(plays[pick % plays.length]) as unknown as Record<string, unknown>;
+      const steps = move["steps"] as Record<string, unknown>[];
+      if (where in move) move[where] = value;
+      else (steps[pick % steps.length] as Record<string, unknown>)[where] = value;
+      return move;
+    });
     fc.assert(
-      fc.property(fc.constantFrom(...fields), junk, fc.nat(), moves, junk, junk, (field, value, deep, move, highlight, size) => {
+      fc.property(fc.constantFrom(...fields), junk, fc.nat(), fc.oneof(junk, moves), junk, junk, (field, value, deep, move, highlight, size) => {
         const state = structuredClone(sample) as unknown as Record<string, unknown>;
         const current = state[field];
         if (Array.isArray(current) && current.length && deep % 2) (current as unknown[])[deep % current.length] = value;
