@@ -283,7 +283,7 @@ def test_the_reference_engine_passes_over_a_pipe(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr
     assert "card.seven.split.order" in done.stdout and "game vectors" in done.stdout
     total = len(CASES) + len(GAMES) + len(PERFT)
-    assert f"\n{total} passed, 0 failed, 0 skipped in " in done.stdout
+    assert f"\n{total} passed, 0 failed, 0 skipped, 0 declined in " in done.stdout
     root = ET.parse(junit).getroot()
     assert (root.get("tests"), root.get("failures"), root.get("skipped")) == (str(total), "0", "0")
     names = {case.get("name") for case in root.iter("testcase")}
@@ -419,8 +419,15 @@ def test_an_engine_that_never_starts_fails_everything_and_exits_2(
     engine = f"{sys.executable} -c 'import sys; sys.exit(5)'"
     assert main(["check", "--engine", engine, "--timeout", "5"]) == 2
     out = capsys.readouterr().out
-    assert "not run: the engine is unusable: the engine did not answer hello" in out
-    assert "exit status 5" in out
+    total = len(CASES) + len(GAMES) + len(PERFT)
+    said = "the engine is unusable: the engine did not answer hello: the engine exited (exit"
+    assert f"{said} status 5); {total} items not run\n" in out
+    assert out.count("exit status 5") == 1 and "FAIL" not in out  # reported once
+    assert (
+        out.rstrip()
+        .splitlines()[-1]
+        .startswith(f"0 passed, 0 failed, 0 skipped, 0 declined, {total} not run in ")
+    )
 
 
 def test_an_engine_speaking_another_protocol_is_refused() -> None:
