@@ -6,13 +6,15 @@ faults file: a list of ``{"type": ..., "position": DIGEST, "move": ..., "fault":
 where ``DIGEST`` is :func:`pegs_rules.spec.suite.digest_of` of the request's
 position text and ``move`` (for ``apply``) its move. The file may instead hold an
 object: ``{"faults": [...], "supports": {...}, "other_ids": true, "perft_drop": [...],
-"decline_rejections": true, "apply_drop": [...]}``, whose ``supports`` goes into the
+"decline_rejections": true, "apply_drop": [...], "plays": {...}}``, whose ``supports`` goes into the
 ``hello`` answer, whose ``other_ids`` makes every rejection name another ruling than the
 reference's, whose ``perft_drop`` lists the digests of positions where its perft leaves
 out the first legal move (a move generator wrong deep in the tree), whose
 ``decline_rejections`` declines every ``apply`` the reference rejects (a dishonest engine
 hiding what it gets wrong), and whose ``apply_drop`` lists the digests of positions where
-its ``apply`` of any move leaves a card out of the next seat's hand. The faults:
+its ``apply`` of any move leaves a card out of the next seat's hand, and whose ``plays``
+(a rules object as ``supports.rules`` has it) are the rules it plays whatever a request
+says (an engine with fixed rules that never reads a position's rule lines). The faults:
 
 * ``drop``: leave the first move out of a ``legal`` answer;
 * ``add``: add a move that is no move to a ``legal`` answer;
@@ -40,8 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from pegs_rules import GameState, Move, apply, legal_moves, parse_notation, parse_position
+from pegs_rules.errors import PegsError
+from pegs_rules.rules import Rules
+from pegs_rules.spec.derive import position_under
 from pegs_rules.spec.protocol import handle
 from pegs_rules.spec.suite import digest_of
+from pegs_rules.spec.supports import fixed_rules, rule_lines
 
 
 def faulty_answer(request: dict[str, Any], fault: str) -> dict[str, Any] | str | None:
@@ -87,6 +93,21 @@ def play(state: GameState, move: Move, apply_drop: set[str]) -> GameState:
     hands = list(after.hands)
     hands[after.turn] = hands[after.turn][1:]
     return replace(after, hands=tuple(hands))
+
+
+def played_under(request: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """``request`` as an engine that always plays ``rules`` reads it: its position (text only)
+    or its deal under those rules."""
+    if request.get("type") == "deal":
+        dealt = {k: v for k, v in request.items() if k != "rules"}
+        return dealt | {"preset": rules.name, "house_rules": rule_lines(rules)}
+    if "position" not in request:
+        return request
+    try:
+        state = position_under(parse_position(request["position"]), rules)
+    except PegsError:
+        return request
+    return {k: v for k, v in request.items() if k != "state"} | {"position": str(state)}
 
 
 def other_id(answer: dict[str, Any]) -> dict[str, Any]:
@@ -139,6 +160,8 @@ def main(faults_file: str) -> int:
         request = json.loads(line)
         if request.get("type") == "quit":
             break
+        if "plays" in config:
+            request = played_under(request, fixed_rules(config["plays"]))
         key = (request["type"], digest_of(request.get("position", "")), request.get("move"))
         fault = faults.get(key)
         answer = handle(request) if fault is None else faulty_answer(request, fault)

@@ -5,17 +5,15 @@ and perft that finds where two move generators part."""
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
 import re
 import shlex
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
+from checking import ROOT, check, double, summary
 
 from pegs_rules import GameState, apply, legal_moves, parse_notation, parse_position
 from pegs_rules.spec import load_cases, load_games, load_perft, main
@@ -25,42 +23,8 @@ from pegs_rules.spec.report import report
 from pegs_rules.spec.suite import case_state, digest_of
 from pegs_rules.spec.supports import Supports, SupportsError, needs_of_case
 
-ROOT = Path(__file__).resolve().parents[1]
-DOUBLE = ROOT / "tests" / "engine_double.py"
 ADAPTER = ROOT / "docs" / "checking" / "engine_adapter.py"
 CASES = load_cases()
-
-
-def check(*args: str, cwd: Path = ROOT) -> tuple[int, str]:
-    """``python -m pegs_rules.spec ARGS`` as a user runs it, in the environment this session
-    runs in (its ``python`` first on the path, as in an activated venv): exit status and output."""
-    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    done = subprocess.run(
-        [sys.executable, "-m", "pegs_rules.spec", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=cwd,
-        env={**os.environ, "PATH": path},
-    )
-    return done.returncode, done.stdout + done.stderr
-
-
-def double(tmp_path: Path, config: object) -> str:
-    """The engine double's command line with ``config`` as its faults file."""
-    path = tmp_path / "double.json"
-    path.write_text(json.dumps(config), encoding="utf-8")
-    return f"{sys.executable} {DOUBLE} {path}"
-
-
-def summary(output: str) -> tuple[int, int, int, int]:
-    """Passed, failed, skipped and declined from the closing line."""
-    found = re.search(
-        r"^(\d+) passed, (\d+) failed, (\d+) skipped, (\d+) declined in ", output, re.MULTILINE
-    )
-    assert found, output[-2000:]
-    passed, failed, skipped, declined = found.groups()
-    return int(passed), int(failed), int(skipped), int(declined)
 
 
 # --- (b) a partial engine: the documented adapter -----------------------------------------------

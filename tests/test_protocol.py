@@ -11,16 +11,14 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from checking import validator
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jsonschema import Draft202012Validator
 from played import examples
-from referencing import Registry, Resource
 
 from pegs_rules import __version__, apply, parse_notation, parse_position, to_data
 from pegs_rules.spec import SPECS, load_cases, load_games, load_perft
@@ -46,19 +44,6 @@ SERVE = [sys.executable, "-m", "pegs_rules.spec", "serve"]
 
 
 # --- schemas ------------------------------------------------------------------------------------
-
-
-@cache
-def validator(name: str) -> Draft202012Validator:
-    """A validator for ``specs/schema/protocol/<name>.schema.json``, other schemas resolved."""
-    resources = []
-    for path in (SPECS / "schema").rglob("*.schema.json"):
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((schema["$id"], Resource.from_contents(schema)))
-    registry: Registry[Any] = Registry().with_resources(resources)
-    schema = json.loads((SPECS / "schema" / "protocol" / f"{name}.schema.json").read_text("utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, registry=registry)
 
 
 def check_message(name: str, message: object) -> None:

@@ -52,7 +52,7 @@ def marker(rules: Rules) -> str:
 
 def position_under(state: GameState, rules: Rules) -> GameState:
     """``state``'s position set up under ``rules``; :class:`CannotDerive` if it cannot be
-    (too many players for them, or cards their deck does not have)."""
+    (a player count they do not allow, cards their deck does not have, a hand too large)."""
     lines = [line for line in str(state).splitlines() if not line.startswith(("rules:", "rule "))]
     head = [f"rules: {_preset(rules)}", *(f"rule {line}" for line in rule_lines(rules))]
     try:
@@ -61,9 +61,10 @@ def position_under(state: GameState, rules: Rules) -> GameState:
         raise CannotDerive(
             f"the position cannot be set up under the engine's rules: {error}"
         ) from None
-    if _readable(state) and not _readable(moved):
+    problem = _unreadable(moved)
+    if problem is not None and _unreadable(state) is None:
         raise CannotDerive(
-            f"the position holds cards that the engine's deck ({describe(rules)}) does not have"
+            f"the position is impossible under the engine's rules ({describe(rules)}): {problem}"
         )
     return moved
 
@@ -158,10 +159,11 @@ def _lines(state: GameState) -> list[str]:
     return [line for line in str(state).splitlines() if not line.startswith("rules:")]
 
 
-def _readable(state: GameState) -> bool:
-    """Whether ``state`` can travel as state JSON too (its cards are all the deck's)."""
+def _unreadable(state: GameState) -> str | None:
+    """Why ``state`` cannot travel as state JSON too (as a test position, short of cards),
+    or ``None`` if it can."""
     try:
         read_test_state(to_data(state))
-    except PegsError:
-        return False
-    return True
+    except PegsError as error:
+        return str(error).removeprefix("state: $: ")
+    return None

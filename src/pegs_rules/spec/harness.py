@@ -28,6 +28,7 @@ from pegs_rules.cards import parse_cards
 from pegs_rules.errors import PegsError
 from pegs_rules.moves import parse_notation
 from pegs_rules.position import parse_position
+from pegs_rules.rules import Rules
 from pegs_rules.serialize import from_data, to_data
 from pegs_rules.spec.derive import CannotDerive, derive_case, derive_game, derive_perft, marker
 from pegs_rules.spec.engine import Engine, EngineFailure, EngineUnusable, ReferenceEngine
@@ -672,10 +673,15 @@ def run_suite(
             supports = Supports.from_hello(engine.handshake())
         except PegsError as error:
             broken = f"the engine is unusable: {error}"
+    games_played: dict[tuple[int, int, Rules], str] = {}  # derived vectors: the first of each
     for kind, item_id, group, item, needs in items:
         outcome = Outcome(item_id, group, not_run=broken)
         if broken is None:
             refusal = supports.refusal(needs)
+            if refusal is None and kind == GAME:
+                game = (item["players"], item["seed"], supports.judged_rules(needs))
+                if games_played.setdefault(game, item_id) != item_id:
+                    refusal = f"under the engine's rules it is the game of {games_played[game]}"
             if refusal is not None:
                 outcome = Outcome(item_id, group, skipped=refusal)
             else:

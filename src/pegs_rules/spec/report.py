@@ -1,8 +1,8 @@
 """The harness's outcomes as a reader sees them: a text report, a Markdown report, JUnit XML.
 
 Every form counts the same way (:func:`counts`), each item once: it passed,
-failed, was skipped (the engine's ``hello`` does not cover it, so it was
-never sent), was declined (the engine answered ``unsupported`` to an item
+failed, was skipped (never sent: the engine's ``hello`` does not cover it,
+or it cannot be set up under the rules the engine plays), was declined (the engine answered ``unsupported`` to an item
 its ``hello`` covers) or was not run (the engine became unusable). A decline
 fails the run unless declines are allowed, and every declined item is
 listed by name. A rejection that names another ruling than the suite's is
@@ -150,7 +150,7 @@ def report(outcomes: list[Outcome], scoring: Scoring = STRICT, rerun: Rerun | No
         lines += [f"  {o.id}: {o.detail}" for o in vectors]
     reasons = Counter(o.skipped for o in outcomes if o.skipped is not None)
     if reasons:
-        lines += ["", "skipped (not sent: the engine's hello does not cover them):"]
+        lines += ["", "skipped (not sent to the engine):"]
         lines += [
             f"  {n:>4} item{'s' if n != 1 else ' '}  {why}" for why, n in reasons.most_common()
         ]
@@ -259,7 +259,7 @@ def markdown(
         lines += [f"| `{o.id}` | {o.detail} |" for o in vectors]
     reasons = Counter(o.skipped for o in outcomes if o.skipped is not None)
     if reasons:
-        lines += ["", "## Skipped (not sent: the hello does not cover them)", ""]
+        lines += ["", "## Skipped (not sent to the engine)", ""]
         lines += ["| items | why |", "| ---: | --- |"]
         lines += [f"| {n} | {_inline(str(why))} |" for why, n in reasons.most_common()]
     declined = [o for o in outcomes if o.declined is not None]
@@ -317,7 +317,7 @@ def junit_xml(
     """The outcomes as JUnit XML: one test suite per ruling, one test case per item.
 
     A failure is a ``failure``; an item skipped because the ``hello`` does not cover it is
-    ``skipped`` (type ``not-covered``); a declined item is a ``failure`` (type
+    ``skipped`` (type ``not-sent``); a declined item is a ``failure`` (type
     ``declined``), or ``skipped`` of that type when declines are allowed; an item not run
     because the engine became unusable is an ``error``. A test case whose rejection named
     another ruling, or whose expectation was derived, says so in its ``properties`` (and a
@@ -376,7 +376,7 @@ def _junit_case(suite: ET.Element, group: str, outcome: Outcome, scoring: Scorin
             test, "error", message="not run", type="engine-unusable"
         ).text = outcome.not_run
     elif outcome.skipped is not None:
-        ET.SubElement(test, "skipped", message=outcome.skipped, type="not-covered")
+        ET.SubElement(test, "skipped", message=outcome.skipped, type="not-sent")
     elif outcome.declined is not None:
         kind = "skipped" if scoring.allow_declines else "failure"
         message = f"declined: {outcome.declined}"
