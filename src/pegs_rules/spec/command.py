@@ -38,12 +38,13 @@ from typing import Any
 from pegs_rules import __version__
 from pegs_rules.errors import PegsError
 from pegs_rules.position import parse_position
-from pegs_rules.rules import PRESETS
+from pegs_rules.rules import PRESETS, Rules
 from pegs_rules.rulings import RULINGS
-from pegs_rules.serialize import from_json
+from pegs_rules.serialize import from_json, to_data
 from pegs_rules.spec.derive import CannotDerive, position_under
 from pegs_rules.spec.divergence import engine_perft, find_divergence
 from pegs_rules.spec.engine import Engine, EngineProcess, ReferenceEngine
+from pegs_rules.spec.fuzz import Options, fuzz
 from pegs_rules.spec.harness import Scoring, run_suite
 from pegs_rules.spec.perft import divide, perft
 from pegs_rules.spec.protocol import serve
@@ -55,6 +56,7 @@ from pegs_rules.spec.supports import (
     Supports,
     SupportsError,
     describe,
+    fixed_rules,
     needs_of_case,
     needs_of_game,
     needs_of_perft,
@@ -146,6 +148,75 @@ def _parser() -> argparse.ArgumentParser:
         "--report", metavar="FILE", type=Path, help="also write a Markdown report to FILE"
     )
     check.set_defaults(run=_check)
+    fuzz_ = commands.add_parser(
+        "fuzz",
+        help="compare an engine with this library over random games, and shrink what differs",
+    )
+    fuzz_.add_argument(
+        "--engine",
+        metavar="COMMAND",
+        help="the engine to fuzz, a command line (default: this library, in process)",
+    )
+    fuzz_.add_argument(
+        "--positions",
+        type=_count,
+        default=FUZZ.positions,
+        metavar="N",
+        help="positions to check (default: %(default)s)",
+    )
+    fuzz_.add_argument(
+        "--seed",
+        type=int,
+        default=FUZZ.seed,
+        help="the seed of the games (default: %(default)s)",
+    )
+    fuzz_.add_argument(
+        "--players",
+        action="append",
+        type=int,
+        choices=[4, 6, 8],
+        help="play with this many players (default: every count the engine plays); may be "
+        "given several times",
+    )
+    fuzz_.add_argument(
+        "--rules",
+        action="append",
+        metavar="RULES",
+        type=_rules,
+        help="play these rules only: a preset name, or a rules object in JSON naming a preset "
+        'and fixing fields (\'{"name": "arizona", "nine": "plain"}\'); may be given '
+        "several times (default: the engine's presets or fixed rules, the house rules it varies "
+        "drawn at random for each game)",
+    )
+    fuzz_.add_argument(
+        "--altered",
+        type=_count,
+        default=FUZZ.altered,
+        metavar="K",
+        help="altered moves to send at each position (default: %(default)s)",
+    )
+    fuzz_.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="go on after a divergence, shrinking the first of each kind, and group them by "
+        "the ruling they touch",
+    )
+    fuzz_.add_argument(
+        "--same-order",
+        action="store_true",
+        help="also require the legal moves in this library's order",
+    )
+    fuzz_.add_argument(
+        "--allow-declines",
+        action="store_true",
+        help="count unsupported answers instead of reporting them as divergences",
+    )
+    fuzz_.add_argument(
+        "--timeout",
+        type=_positive,
+        help=f"seconds to wait for each answer (default: {CHECK_TIMEOUT:g})",
+    )
+    fuzz_.set_defaults(run=_fuzz)
     perft_ = commands.add_parser("perft", help="count move sequences from a position")
     perft_.add_argument("position", help="an id of specs/perft.json, a file, or - for stdin")
     perft_.add_argument("--depth", type=int, required=True, metavar="N", help="sequence length")
@@ -179,6 +250,8 @@ def _parser() -> argparse.ArgumentParser:
 
 CHECK_TIMEOUT = 10.0
 """Seconds ``check`` waits for each answer unless ``--timeout`` says otherwise."""
+FUZZ = Options()
+"""The fuzzer's defaults."""
 DEFAULT_PERFT_DEPTH = 99
 """``check --perft-depth`` by default: every recorded depth."""
 
@@ -188,6 +261,24 @@ def _positive(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
     return value
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def _rules(text: str) -> Rules:
+    """``--rules``: a preset name, or a rules object in JSON as ``supports.rules`` has it."""
+    try:
+        if text.lstrip().startswith("{"):
+            return fixed_rules(json.loads(text))
+        return fixed_rules({"name": text})
+    except (ValueError, PegsError) as error:
+        message = str(error).removeprefix("hello: supports.rules: ").removeprefix("hello: ")
+        raise argparse.ArgumentTypeError(message.replace("supports.rules", "rules")) from None
 
 
 def _print_lines(lines: list[str]) -> int:
@@ -363,6 +454,52 @@ def _perft(args: argparse.Namespace) -> int:
     for line in found.lines():
         print(line)
     return 1
+
+
+def _fuzz(args: argparse.Namespace) -> int:
+    options = Options(
+        positions=args.positions,
+        seed=args.seed,
+        players=tuple(args.players or ()),
+        rules=tuple(args.rules or ()),
+        altered=args.altered,
+        keep_going=args.keep_going,
+        same_order=args.same_order,
+        allow_declines=args.allow_declines,
+    )
+    engine: Engine = (
+        ReferenceEngine()
+        if args.engine is None
+        else EngineProcess(args.engine, args.timeout or CHECK_TIMEOUT)
+    )
+
+    def rerun(positions: int) -> str:
+        words = ["python", "-m", "pegs_rules.spec", "fuzz"]
+        if args.engine is not None:
+            words += ["--engine", args.engine]
+        words += ["--seed", str(args.seed), "--positions", str(positions)]
+        words += [f"--players={n}" for n in args.players or ()]
+        words += [f"--rules={_rules_text(r)}" for r in args.rules or ()]
+        if args.altered != FUZZ.altered:
+            words.append(f"--altered={args.altered}")
+        flags = ("keep_going", "same_order", "allow_declines")
+        words += [f"--{flag.replace('_', '-')}" for flag in flags if getattr(args, flag)]
+        if args.timeout is not None:
+            words.append(f"--timeout={args.timeout:g}")
+        return shlex.join(words)
+
+    try:
+        return fuzz(engine, options, sys.stdout, sys.stderr, rerun)
+    finally:
+        engine.close()
+
+
+def _rules_text(rules: Rules) -> str:
+    """``--rules`` as it reads ``rules``: the preset name, or a rules object in JSON."""
+    data = to_data(rules)
+    base = to_data(PRESETS[rules.name])
+    fixed = {k: v for k, v in data.items() if k not in ("format", "type") and v != base[k]}
+    return rules.name if fixed == {} else json.dumps({"name": rules.name} | fixed)
 
 
 def _under_engine_rules(engine: EngineProcess, state: GameState) -> GameState:

@@ -1,12 +1,18 @@
 """Talking to an engine over the protocol: in this process, or as a program with timeouts.
 
-An :class:`Engine` answers one request at a time. :class:`ReferenceEngine`
+An :class:`Engine` answers requests in order. :class:`ReferenceEngine`
 is this library, called directly; :class:`EngineProcess` runs any program
-that speaks the protocol on its standard input and output. A process that
-does not answer within the timeout, exits, or answers out of turn makes
-:meth:`~EngineProcess.ask` raise :class:`EngineFailure` for that request
-and is stopped; the next request starts it again (with a new handshake).
-If it cannot even answer the handshake, :class:`EngineUnusable` is raised.
+that speaks the protocol on its standard input and output. :meth:`~Engine.ask`
+sends a request and waits for its answer; :meth:`~Engine.send` and
+:meth:`~Engine.receive` keep several requests in flight (the engine still
+reads one line and answers one line at a time, in order), so that a program
+is never left waiting for the next request: the fuzzer works so. Fields
+shared by many requests (a position) can be encoded once (:class:`Shared`).
+A process that does not answer within the timeout, exits, or answers out of
+turn makes the call raise :class:`EngineFailure` for that request and is
+stopped, every request in flight lost; the next request starts it again
+(with a new handshake). If it cannot even answer the handshake,
+:class:`EngineUnusable` is raised.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import subprocess
 import threading
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
 from pegs_rules.errors import PegsError
@@ -37,6 +44,21 @@ class EngineUnusable(EngineFailure):
     """An engine that cannot be started or does not answer the handshake."""
 
 
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """Fields that many requests carry alike (a position), encoded as JSON once."""
+
+    fields: dict[str, Any]
+    text: str
+
+    @classmethod
+    def of(cls, fields: dict[str, Any]) -> Shared:
+        return cls(fields, json.dumps(fields))
+
+
+_NOTHING = Shared({}, "{}")
+
+
 class Engine(Protocol):
     """Anything that answers protocol requests."""
 
@@ -51,6 +73,15 @@ class Engine(Protocol):
         """The answer to ``request``; :class:`EngineFailure` if there is none."""
         ...
 
+    def send(self, request: dict[str, Any], shared: Shared = _NOTHING) -> None:
+        """Send ``request`` with the ``shared`` fields, without waiting for its answer."""
+        ...
+
+    def receive(self) -> dict[str, Any]:
+        """The answer to the oldest request sent and not yet answered; :class:`EngineFailure`
+        if there is none (the requests still in flight are lost)."""
+        ...
+
     def close(self) -> None:
         """Stop the engine."""
         ...
@@ -61,6 +92,9 @@ class ReferenceEngine:
 
     name = "pegs-rules (in process)"
 
+    def __init__(self) -> None:
+        self._answers: deque[dict[str, Any]] = deque()
+
     def handshake(self) -> dict[str, Any]:
         return self.ask({"id": 0, "type": "hello", "protocol": PROTOCOL})
 
@@ -69,6 +103,12 @@ class ReferenceEngine:
         if answer is None:  # pragma: no cover - the harness never sends quit here
             raise EngineFailure("no answer to quit")
         return answer
+
+    def send(self, request: dict[str, Any], shared: Shared = _NOTHING) -> None:
+        self._answers.append(self.ask({"id": 0, **request, **shared.fields}))
+
+    def receive(self) -> dict[str, Any]:
+        return self._answers.popleft()
 
     def close(self) -> None:
         """Nothing to stop."""
@@ -93,6 +133,7 @@ class EngineProcess:
         self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
         self._stderr_reader = threading.Thread()
         self._next_id = 0
+        self._in_flight: deque[int] = deque()
 
     def handshake(self) -> dict[str, Any]:
         if self._process is None:
@@ -100,9 +141,16 @@ class EngineProcess:
         return self.hello
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.send(request)
+        return self.receive()
+
+    def send(self, request: dict[str, Any], shared: Shared = _NOTHING) -> None:
         if self._process is None:
             self._start()
-        return self._exchange(request)
+        self._put(request, shared)
+
+    def receive(self) -> dict[str, Any]:
+        return self._take()
 
     def close(self) -> None:
         """Ask the engine to quit; stop it if it does not within a second."""
@@ -118,6 +166,7 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             self._kill()
         self._process = None
+        self._in_flight.clear()
 
     def __enter__(self) -> EngineProcess:
         return self
@@ -164,12 +213,28 @@ class EngineProcess:
         self.name = f"{' '.join(self.command)} ({hello.get('engine')} {hello.get('version')})"
 
     def _exchange(self, request: dict[str, Any]) -> dict[str, Any]:
+        self._put(request, _NOTHING)
+        return self._take()
+
+    def _put(self, request: dict[str, Any], shared: Shared) -> None:
+        """Write ``request`` (its id the next one) with the ``shared`` fields spliced in."""
         self._next_id += 1
-        ident = self._next_id
+        text = json.dumps({"id": self._next_id, **request})
+        if shared.fields:
+            text = text[:-1] + ", " + shared.text[1:]
+        assert self._process is not None and self._process.stdin is not None
         try:
-            self._send({"id": ident, **request})
-        except OSError:
+            self._process.stdin.write(text.encode("utf-8") + b"\n")
+            self._process.stdin.flush()
+        except (OSError, ValueError):
             raise self._failure("the engine stopped reading its input") from None
+        self._in_flight.append(self._next_id)
+
+    def _take(self) -> dict[str, Any]:
+        """The answer to the oldest request in flight, which must carry its id."""
+        if not self._in_flight:
+            raise EngineFailure("no request is waiting for an answer")
+        ident = self._in_flight.popleft()
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
@@ -194,6 +259,7 @@ class EngineProcess:
 
     def _failure(self, what: str) -> EngineFailure:
         """Stop the engine (it is restarted for the next request) and say what went wrong."""
+        self._in_flight.clear()
         code = self._kill()
         self._stderr_reader.join(timeout=1)
         tail = list(self._stderr)

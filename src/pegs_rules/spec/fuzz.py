@@ -1,0 +1,636 @@
+"""Differential fuzzing: an engine against the reference, position by position of random games.
+
+:func:`fuzz` plays random games under the rules the engine plays (its
+``hello``'s presets or fixed rules, house rules drawn at random for each game
+among the fields it varies: :func:`random_rules`). At every position it asks
+the engine for the legal moves, and for the result of every legal move and
+of a few altered ones (:mod:`~pegs_rules.spec.altered`), and compares each
+answer with this library's, judged in this process
+(:mod:`~pegs_rules.spec.probe`). It keeps many requests in flight, so that
+the engine never waits for the next one. The first divergence is shrunk
+(:mod:`~pegs_rules.spec.shrink`) and printed with a suite case, a perft
+position and the command that finds it again
+(:mod:`~pegs_rules.spec.finding`); with ``keep_going`` it goes on, shrinking
+the first divergence of each kind, and groups them by the ruling they touch.
+It says how many positions and requests it checked a second.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, TextIO
+
+from pegs_rules.cards import format_cards
+from pegs_rules.errors import PegsError, RulesError
+from pegs_rules.movegen import legal_moves
+from pegs_rules.moves import Move
+from pegs_rules.rules import PRESETS, Control, InSpotOccupied, JokerSource, Nine, Rules
+from pegs_rules.serialize import to_data
+from pegs_rules.spec.altered import altered_moves
+from pegs_rules.spec.engine import Engine, EngineFailure, EngineUnusable, Shared
+from pegs_rules.spec.finding import case_text, perft_position, perft_text, suite_case
+from pegs_rules.spec.harness import position_fields
+from pegs_rules.spec.probe import (
+    Divergence,
+    Texts,
+    Verdict,
+    apply_divergence,
+    legal_divergences,
+    reference_verdict,
+)
+from pegs_rules.spec.protocol import reshuffle_pile
+from pegs_rules.spec.shrink import Shrunk, shrink
+from pegs_rules.spec.suite import case_state
+from pegs_rules.spec.supports import (
+    PLAYER_COUNTS,
+    Needs,
+    Supports,
+    describe,
+    needs_of_position,
+    rule_lines,
+)
+from pegs_rules.state import GameState, new_game
+from pegs_rules.turn import apply
+
+DECK_TABLES = (
+    ((4, 3, 6), (6, 3, 6), (8, 4, 8)),
+    ((4, 2, 4), (6, 3, 6), (8, 4, 8)),
+    ((4, 1, 8), (6, 2, 0), (8, 3, 2)),
+)
+"""The ``decks`` tables a random game may use: the presets', fewer decks, small pools (early
+reshuffles); each deals hands of up to 6 cards, drawing first."""
+
+PROGRESS_SECONDS = 10.0
+"""How often a long run says how far it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What to fuzz and how.
+
+    Attributes:
+        positions: how many positions to check.
+        seed: the seed of every game, every move chosen and every alteration.
+        players: the player counts to play (empty: every count the engine plays).
+        rules: rules to play, each game one of them (empty: the engine's presets or fixed
+            rules, with the house rules it varies drawn at random for each game).
+        altered: altered moves to send at each position.
+        keep_going: go on after a divergence (each kind shrunk once).
+        same_order: also require the legal moves in the reference's order.
+        allow_declines: let ``unsupported`` answers pass (counted) instead of diverging.
+        shrink_requests: the most requests spent shrinking one divergence.
+        window: the most requests in flight.
+    """
+
+    positions: int = 10_000
+    seed: int = 1
+    players: tuple[int, ...] = ()
+    rules: tuple[Rules, ...] = ()
+    altered: int = 4
+    keep_going: bool = False
+    same_order: bool = False
+    allow_declines: bool = False
+    shrink_requests: int = 2_000
+    window: int = 400
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What the fuzzer plays on an engine: the rules each game starts from, the fields drawn
+    at random (``None``: all), the player counts, and the requests the engine serves."""
+
+    bases: tuple[Rules, ...]
+    varied: frozenset[str] | None
+    players: tuple[int, ...]
+    legal: bool
+    apply: bool
+
+    def describe(self) -> str:
+        rules = " or ".join(describe(r) for r in self.bases)
+        if self.varied is None:
+            varied = "every house rule drawn at random"
+        elif self.varied:
+            varied = f"house rules {', '.join(sorted(self.varied))} drawn at random"
+        else:
+            varied = "no house rule drawn"
+        players = ", ".join(map(str, self.players))
+        asked = " and ".join(x for x, on in (("legal", self.legal), ("apply", self.apply)) if on)
+        return f"rules {rules} ({varied}); {players} players; {asked} requests"
+
+
+def plan_for(supports: Supports, options: Options) -> Plan:
+    """The plan for an engine with these ``supports``; :class:`PegsError` if nothing can be
+    fuzzed (no player count in common, neither ``legal`` nor ``apply`` served, rules it does
+    not play)."""
+    requests = supports.requests
+    legal = requests is None or "legal" in requests
+    applied = requests is None or "apply" in requests
+    if not (legal or applied):
+        raise PegsError("the engine serves neither legal nor apply requests: nothing to fuzz")
+    varied = supports.house_rules
+    if options.rules:
+        for rules in options.rules:
+            refusal = supports.refusal(_needs(rules))
+            if refusal is None and supports.judged_rules(_needs(rules)) != rules:
+                refusal = "they are not the rules the engine plays"
+            if refusal is not None:
+                raise PegsError(f"--rules {describe(rules)}: {refusal}")
+        bases, varied = options.rules, frozenset()
+    elif supports.rules is not None:
+        bases = (supports.rules,)
+    else:
+        presets = sorted(supports.presets) if supports.presets is not None else list(PRESETS)
+        bases = tuple(PRESETS[name] for name in presets)
+    players = tuple(
+        n
+        for n in PLAYER_COUNTS
+        if (supports.players is None or n in supports.players)
+        and (not options.players or n in options.players)
+        and any(n in rules.player_counts for rules in bases)
+    )
+    if not players:
+        raise PegsError("no player count is both asked for and played by the engine")
+    bases = tuple(rules for rules in bases if set(players) & set(rules.player_counts))
+    return Plan(bases, varied, players, legal, applied)
+
+
+def _needs(rules: Rules) -> Needs:
+    """What a game under ``rules`` needs of an engine (as an item of the suite would)."""
+    lines = [f"rule {line}" for line in rule_lines(rules)]
+    preset = rules.name if rules.name in PRESETS else "arizona"
+    return replace(needs_of_position(preset, lines, "legal"), rules=rules)
+
+
+def random_rules(rng: random.Random, base: Rules, varied: frozenset[str] | None) -> Rules:
+    """``base`` with each field of ``varied`` (``None``: every field but the player counts)
+    drawn at random half of the time, as long as the result can be played."""
+    drawers: dict[str, Callable[[], Any]] = {
+        "decks": lambda: rng.choice(DECK_TABLES),
+        "hand_size": lambda: rng.choice((4, 5, 6)),
+        "draw_first": lambda: rng.random() < 0.5,
+        "control": lambda: rng.choice(list(Control)),
+        "joker_source": lambda: rng.choice(list(JokerSource)),
+        "nine": lambda: rng.choice(list(Nine)),
+        "face_values": lambda: rng.choice(
+            ((10, 10, 10), (11, 12, 13), tuple(rng.randint(1, 13) for _ in range(3)))
+        ),
+        "home_entry_compulsory": lambda: rng.random() < 0.5,
+        "wait_on_in_spot": lambda: rng.random() < 0.5,
+        "in_spot_occupied": lambda: rng.choice(list(InSpotOccupied)),
+        "two_swap": lambda: rng.random() < 0.5,
+    }
+    changes: dict[str, Any] = {
+        name: draw()
+        for name, draw in drawers.items()
+        if (varied is None or name in varied) and rng.random() < 0.5
+    }
+    try:
+        return replace(base, **changes)
+    except RulesError:  # a table too small for the hands drawn: the preset's table
+        changes.pop("decks", None)
+        return replace(base, **changes)
+
+
+@dataclass
+class Tally:
+    """What a run has checked so far."""
+
+    positions: int = 0
+    games: int = 0
+    requests: int = 0
+    legal: int = 0
+    listed: int = 0
+    altered: int = 0
+    illegal: int = 0
+    declined: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def rates(self) -> str:
+        seconds = max(time.perf_counter() - self.started, 1e-9)
+        return (
+            f"in {seconds:.1f} s: {self.positions / seconds:,.0f} positions/s, "
+            f"{self.requests / seconds:,.0f} requests/s"
+        )
+
+    def __str__(self) -> str:
+        return (
+            f"checked {self.positions:,} positions of {self.games:,} games ({self.requests:,} "
+            f"requests: {self.legal:,} legal, {self.listed:,} apply of listed moves, "
+            f"{self.altered:,} of altered moves, {self.illegal:,} of them illegal) " + self.rates()
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    """A request sent about a position: ``legal``, or ``apply`` of a move with the
+    reference's verdict on it."""
+
+    request: str
+    move: str | None = None
+    verdict: Verdict | None = None
+
+
+@dataclass
+class _Sent:
+    """A position whose requests are in flight."""
+
+    number: int
+    game: int
+    ply: int
+    state: GameState
+    texts: Texts
+    legal: list[str]
+    checks: list[_Check]
+
+
+@dataclass
+class Finding:
+    """A kind of divergence: the first found (and where), shrunk, and how often it came."""
+
+    found: Divergence
+    sent: _Sent
+    shrunk: Shrunk | None = None
+    count: int = 1
+
+
+class Fuzzer:
+    """One run of the fuzzer against ``engine``; :meth:`run` returns the exit status."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        options: Options,
+        out: TextIO,
+        progress: TextIO | None = None,
+        rerun: Callable[[int], str] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.options = options
+        self.out = out
+        self.progress = progress
+        self.rerun = rerun
+        self.tally = Tally()
+        self.findings: dict[tuple[str, ...], Finding] = {}
+        self.failures: list[str] = []
+        self._in_flight: deque[_Sent] = deque()
+        self._requests_in_flight = 0
+        self._new: list[Finding] = []
+        self._said = time.perf_counter()
+        self.counts_perft = False
+
+    def run(self) -> int:
+        """Fuzz until the positions are checked or, unless keeping going, a divergence is
+        found: 0 when none was, 1 when one was, 2 when the engine became unusable."""
+        options = self.options
+        try:
+            supports = Supports.from_hello(self.engine.handshake())
+        except EngineUnusable as error:
+            self._say(f"the engine is unusable: {error}")
+            return 2
+        plan = plan_for(supports, options)
+        self.counts_perft = supports.requests is None or "perft" in supports.requests
+        self._say(f"fuzzing {self.engine.name}: seed {options.seed}, {plan.describe()}")
+        rng = random.Random(options.seed)
+        try:
+            while self.tally.positions < options.positions and self._going():
+                self._play_game(rng, plan)
+            self._drain()
+            self._settle()
+        except EngineUnusable as error:
+            self._say(f"the engine is unusable: {error}")
+            return 2
+        return self._close()
+
+    # --- playing ---------------------------------------------------------------------------------
+
+    def _going(self) -> bool:
+        return self.options.keep_going or not (self.findings or self.failures)
+
+    def _play_game(self, rng: random.Random, plan: Plan) -> None:
+        rules = random_rules(rng, rng.choice(plan.bases), plan.varied)
+        players = rng.choice([n for n in plan.players if n in rules.player_counts])
+        state = new_game(players, seed=rng.getrandbits(64), rules=rules)
+        chooser = random.Random(rng.getrandbits(64))
+        alterer = random.Random(rng.getrandbits(64))
+        self.tally.games += 1
+        text = str(state)
+        ply = 0
+        while self.tally.positions < self.options.positions and self._going():
+            sent, verdicts = self._send(self.tally.games, ply, state, text, plan, alterer)
+            self._in_flight.append(sent)
+            while self._requests_in_flight > self.options.window:
+                self._receive(self._in_flight.popleft())
+            self._settle()
+            if state.is_over:
+                return
+            chosen = chooser.choice(sent.legal)
+            after = verdicts[chosen]
+            assert after.after is not None
+            state, text = after.after, after.text
+            ply += 1
+
+    def _send(
+        self,
+        game: int,
+        ply: int,
+        state: GameState,
+        text: str,
+        plan: Plan,
+        alterer: random.Random,
+    ) -> tuple[_Sent, dict[str, Verdict]]:
+        """Send every request about one position; the reference's verdict on each legal move."""
+        self.tally.positions += 1
+        texts = Texts(state, text)
+        moves = legal_moves(state)
+        listed = [str(move) for move in moves]
+        verdicts = {
+            written: self._verdict(state, move, texts)
+            for written, move in zip(listed, moves, strict=True)
+        }
+        shared = Shared.of({"position": text, "state": to_data(state)})
+        checks = []
+        if plan.legal:
+            checks.append(_Check("legal"))
+            self.tally.legal += 1
+        if plan.apply:
+            checks += [_Check("apply", move, verdicts[move]) for move in listed]
+            self.tally.listed += len(listed)
+            for move in altered_moves(state, moves, alterer, self.options.altered):
+                try:
+                    verdict = reference_verdict(state, move, texts)
+                except PegsError:  # pragma: no cover - an alteration the reference cannot read
+                    continue
+                checks.append(_Check("apply", move, verdict))
+                self.tally.altered += 1
+                self.tally.illegal += verdict.rule is not None
+        for check in checks:
+            request: dict[str, Any] = {"type": check.request}
+            if check.move is not None:
+                request["move"] = check.move
+            if check.verdict is not None and check.verdict.reshuffle is not None:
+                request["reshuffle"] = check.verdict.reshuffle
+            self.engine.send(request, shared)
+        self.tally.requests += len(checks)
+        self._requests_in_flight += len(checks)
+        sent = _Sent(self.tally.positions, game, ply, state, texts, listed, checks)
+        self._tell_progress()
+        return sent, verdicts
+
+    @staticmethod
+    def _verdict(state: GameState, move: Move, texts: Texts) -> Verdict:
+        after = apply(state, move)
+        pile = None
+        if after.reshuffles != state.reshuffles:
+            pile = format_cards(reshuffle_pile(state, move))
+        return Verdict(None, after=after, text=texts.after(after, move), reshuffle=pile)
+
+    def _receive(self, sent: _Sent) -> None:
+        """Read the answers about one position and compare them with the reference's."""
+        self._requests_in_flight -= len(sent.checks)
+        state = sent.state
+        for index, check in enumerate(sent.checks):
+            try:
+                answer = self.engine.receive()
+            except EngineUnusable:
+                raise
+            except EngineFailure as error:
+                self._failed(sent, check, str(error), len(sent.checks) - index - 1)
+                return
+            if check.request == "legal":
+
+                def judge(move: str, sent: _Sent = sent) -> Verdict:
+                    return reference_verdict(sent.state, move, sent.texts)
+
+                found = legal_divergences(
+                    state, sent.legal, answer, judge, same_order=self.options.same_order
+                )
+            else:
+                assert check.move is not None and check.verdict is not None
+                one = apply_divergence(state, check.move, check.verdict, answer)
+                found = [] if one is None else [one]
+            for divergence in found:
+                self._note(sent, divergence)
+
+    def _note(self, sent: _Sent, divergence: Divergence) -> None:
+        if divergence.kind == "declined" and self.options.allow_declines:
+            self.tally.declined += 1
+            return
+        known = self.findings.get(divergence.signature)
+        if known is not None:
+            known.count += 1
+            return
+        finding = Finding(divergence, sent)
+        self.findings[divergence.signature] = finding
+        self._new.append(finding)
+
+    def _failed(self, sent: _Sent, check: _Check, error: str, lost: int) -> None:
+        """The engine gave no answer: every request in flight is lost."""
+        lost += sum(len(s.checks) for s in self._in_flight)
+        self._in_flight.clear()
+        self._requests_in_flight = 0
+        what = "legal" if check.move is None else f"apply {check.move}"
+        lines = [
+            f"engine failure at position {sent.number:,} (game {sent.game}, ply {sent.ply}), "
+            f"on the request {what}: {error}",
+            "  position:",
+            *(f"    {x}" for x in sent.texts.text.splitlines()),
+            f"  ({lost} requests in flight were lost)",
+        ]
+        if self.rerun is not None:
+            lines.append(f"  rerun: {self.rerun(sent.number)}")
+        self.failures.append(lines[0])
+        self._say("\n".join(lines))
+
+    def _drain(self) -> None:
+        while self._in_flight:
+            self._receive(self._in_flight.popleft())
+
+    def _settle(self) -> None:
+        """Shrink and print the divergences found since the last time (the requests in flight
+        answered first: shrinking asks one request at a time)."""
+        if not self._new:
+            return
+        if self.options.keep_going:
+            self._drain()
+        else:
+            self._discard_in_flight()
+        while self._new:
+            finding = self._new.pop(0)
+            finding.shrunk = shrink(
+                finding.found, self._again(finding), self.options.shrink_requests
+            )
+            self._say(self._block(finding))
+            if not self.options.keep_going:
+                self._new.clear()
+
+    def _discard_in_flight(self) -> None:
+        """Read and drop every answer in flight (the run stops at its first divergence)."""
+        for sent in self._in_flight:
+            for _ in sent.checks:
+                try:
+                    self.engine.receive()
+                except EngineFailure:
+                    break
+        self._in_flight.clear()
+        self._requests_in_flight = 0
+
+    def _again(self, finding: Finding) -> Callable[[GameState, str | None], Divergence | None]:
+        """Ask the engine about a smaller position as about the one ``finding`` is about."""
+        signature = finding.found.signature
+        same_order = self.options.same_order
+
+        def again(state: GameState, move: str | None) -> Divergence | None:
+            texts = Texts(state)
+            request: dict[str, Any] = {
+                "type": finding.found.request,
+                **position_fields(state, made=True),
+            }
+            try:
+                if finding.found.request == "legal":
+                    answer = self.engine.ask(request)
+                    self.tally.requests += 1
+
+                    def judge(move: str) -> Verdict:
+                        return reference_verdict(state, move, texts)
+
+                    listed = [str(m) for m in legal_moves(state)]
+                    found = legal_divergences(state, listed, answer, judge, same_order=same_order)
+                    return next((d for d in found if d.signature == signature), None)
+                assert move is not None
+                verdict = reference_verdict(state, move, texts)
+                request["move"] = move
+                if verdict.reshuffle is not None:
+                    request["reshuffle"] = verdict.reshuffle
+                answer = self.engine.ask(request)
+                self.tally.requests += 1
+            except EngineUnusable:
+                raise
+            except (EngineFailure, PegsError):
+                return None
+            return apply_divergence(state, move, verdict, answer)
+
+        return again
+
+    # --- saying ---------------------------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def _tell_progress(self) -> None:
+        now = time.perf_counter()
+        if self.progress is None or now - self._said < PROGRESS_SECONDS:
+            return
+        self._said = now
+        tally = self.tally
+        print(
+            f"  {tally.positions:,} positions, {tally.requests:,} requests {tally.rates()}",
+            file=self.progress,
+            flush=True,
+        )
+
+    def _block(self, finding: Finding) -> str:
+        """A divergence as a reader sees it: where it was found, the shrunk position, what
+        each side says, a suite case, a perft position and the command to find it again."""
+        found, sent = finding.found, finding.sent
+        assert finding.shrunk is not None
+        shrunk = finding.shrunk.divergence
+        number = len([f for f in self.findings.values() if f.shrunk is not None])
+        rules = describe(sent.state.rules)
+        lines = [
+            f"divergence {number} at position {sent.number:,} (game {sent.game}, ply "
+            f"{sent.ply}: {rules}, {sent.state.players} players): {found.sentence} "
+            f"[{shrunk.ruling}]",
+            f"  as found: {_size(found.state)}" + (f"; move {found.move}" if found.move else ""),
+            f"  shrunk in {len(finding.shrunk.steps)} steps ({finding.shrunk.tried} positions "
+            f"tried) to {_size(shrunk.state)}:",
+            "  position:",
+            *(f"    {x}" for x in str(shrunk.state).splitlines()),
+        ]
+        if shrunk.move is not None:
+            lines.append(f"  move: {shrunk.move}")
+        if shrunk.reshuffle is not None:
+            lines.append(f"  reshuffle: {shrunk.reshuffle}")
+        lines += [f"  reference: {shrunk.reference}", f"  engine: {shrunk.engine}"]
+        lines += [f"    {x}" for x in shrunk.lines]
+        source = f"seed {self.options.seed}, position {sent.number}"
+        case = suite_case(shrunk, source)
+        if case is None:
+            lines.append("  (a case compares the legal moves as a set: this one cannot be a case)")
+        else:
+            lines += ["  a case for specs/cases/ (the expectation is the reference engine's):"]
+            lines += [f"  {x}" for x in case_text(case).splitlines()]
+        perft = perft_position(shrunk, source)
+        lines += [f"  a perft position for specs/perft.json ({self._engine_count(perft)}):"]
+        lines += [f"  {x}" for x in perft_text(perft).splitlines()]
+        if self.rerun is not None:
+            lines.append(f"  rerun: {self.rerun(sent.number)}")
+        return "\n".join(lines)
+
+    def _engine_count(self, perft: dict[str, Any]) -> str:
+        """What the engine counts for a perft entry, if it serves perft."""
+        if not self.counts_perft:
+            return "the engine does not serve perft"
+        state = case_state(perft)
+        depth = perft["depth"]
+        request = {"type": "perft", **position_fields(state, made=True), "depth": depth}
+        try:
+            answer = self.engine.ask(request)
+        except EngineUnusable:
+            raise
+        except EngineFailure as error:
+            return f"the engine gave no count: {str(error).splitlines()[0]}"
+        if "nodes" not in answer:
+            return "the engine gave no count: " + _said(answer)
+        counts = perft["counts"][-1]
+        same = "the same" if answer["nodes"] == counts else "differs"
+        return f"at depth {depth} the engine counts {answer['nodes']}: {same}"
+
+    def _close(self) -> int:
+        """The summary, the divergences by ruling, and the exit status."""
+        self._say(str(self.tally))
+        if self.tally.declined:
+            self._say(f"{self.tally.declined:,} requests declined (allowed: --allow-declines)")
+        if not self.findings and not self.failures:
+            self._say("no divergence found")
+            return 0
+        by_ruling: dict[str, list[Finding]] = {}
+        for finding in self.findings.values():
+            by_ruling.setdefault(finding.found.ruling, []).append(finding)
+        total = sum(f.count for f in self.findings.values())
+        kinds = len(self.findings)
+        self._say(f"{total:,} divergences of {kinds} kinds, by the ruling they touch:")
+        for ruling, group in sorted(by_ruling.items()):
+            said = ", ".join(f"{' '.join(f.found.signature)} x{f.count}" for f in group)
+            first = min(f.sent.number for f in group)
+            count = sum(f.count for f in group)
+            self._say(f"  {ruling}: {count} ({said}); first at position {first:,}")
+        if self.failures:
+            self._say(f"{len(self.failures)} engine failures")
+        return 1
+
+
+def _said(answer: dict[str, Any]) -> str:
+    text = str(answer.get("unsupported") or answer.get("error") or sorted(answer))
+    return text.splitlines()[0] if text else "nothing"
+
+
+def _size(state: GameState) -> str:
+    """How big a position is: its players, pegs out of start and cards."""
+    pegs = sum(p != -1 for locs in state.pegs for p in locs)
+    cards = sum(len(h) for h in state.hands) + len(state.draw_pile) + len(state.discard_pile)
+    return f"{state.players} players, {pegs} pegs out of start, {cards} cards"
+
+
+def fuzz(
+    engine: Engine,
+    options: Options,
+    out: TextIO,
+    progress: TextIO | None = None,
+    rerun: Callable[[int], str] | None = None,
+) -> int:
+    """Fuzz ``engine`` as ``options`` say, printing to ``out``: the exit status."""
+    return Fuzzer(engine, options, out, progress, rerun).run()
