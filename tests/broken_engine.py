@@ -28,8 +28,8 @@ from pegs_rules.board import START, is_track
 from pegs_rules.cards import Rank
 from pegs_rules.movegen import forward_steps, movable_seats
 from pegs_rules.moves import Play, Step
-from pegs_rules.spec.protocol import handle, read_test_state
 from pegs_rules.position import parse_position
+from pegs_rules.spec.protocol import handle, read_test_state
 
 BUGS = ("blocking", "wrong-id", "split-order", "joker-draw")
 SUPPORTS = {"presets": ["arizona"], "players": [4], "house_rules": []}
@@ -103,10 +103,9 @@ def answer(request: dict[str, Any], bugs: set[str]) -> dict[str, Any] | None:
         if "wrong-id" in bugs and reply["illegal"] == "card.number":
             return {"id": request["id"], "illegal": "card.face"}
         return reply
-    listed = {str(m) for m in legal_moves(state)}
-    if "split-order" in bugs and move.startswith("7 ") and move.count(":") == 2:
-        if move not in listed:
-            return {"id": request["id"], "illegal": "card.seven.split"}
+    split = move.startswith("7 ") and move.count(":") == 2
+    if "split-order" in bugs and split and move not in {str(m) for m in legal_moves(state)}:
+        return {"id": request["id"], "illegal": "card.seven.split"}
     if "joker-draw" in bugs and move.startswith("JK "):
         after = parse_position(reply["position"])
         return _position(request["id"], _undrawn(state, after, parse_notation(move)))
