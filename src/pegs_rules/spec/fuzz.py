@@ -197,8 +197,10 @@ def random_rules(rng: random.Random, base: Rules, varied: frozenset[str] | None)
 
 @dataclass
 class Tally:
-    """What a run has checked so far."""
+    """What a run has checked so far: positions and requests whose answers were compared
+    (besides the requests answered while shrinking)."""
 
+    sent: int = 0
     positions: int = 0
     games: int = 0
     requests: int = 0
@@ -207,6 +209,7 @@ class Tally:
     altered: int = 0
     illegal: int = 0
     declined: int = 0
+    shrinking: int = 0
     started: float = field(default_factory=time.perf_counter)
 
     def rates(self) -> str:
@@ -217,21 +220,24 @@ class Tally:
         )
 
     def __str__(self) -> str:
+        shrinking = f"; {self.shrinking:,} more while shrinking" if self.shrinking else ""
         return (
-            f"checked {self.positions:,} positions of {self.games:,} games ({self.requests:,} "
-            f"requests: {self.legal:,} legal, {self.listed:,} apply of listed moves, "
-            f"{self.altered:,} of altered moves, {self.illegal:,} of them illegal) " + self.rates()
+            f"checked {_many(self.positions, 'position')} of {_many(self.games, 'game')} "
+            f"({_many(self.requests, 'request')}: {self.legal:,} legal, {self.listed:,} apply "
+            f"of listed moves, {self.altered:,} of altered moves, {self.illegal:,} of them "
+            f"illegal{shrinking}) " + self.rates()
         )
 
 
 @dataclass(frozen=True, slots=True)
 class _Check:
-    """A request sent about a position: ``legal``, or ``apply`` of a move with the
-    reference's verdict on it."""
+    """A request sent about a position: ``legal``, or ``apply`` of a move (a legal one, or
+    an ``altered`` one) with the reference's verdict on it."""
 
     request: str
     move: str | None = None
     verdict: Verdict | None = None
+    altered: bool = False
 
 
 @dataclass
@@ -319,7 +325,7 @@ class Fuzzer:
         self.tally.games += 1
         text = str(state)
         ply = 0
-        while self.tally.positions < self.options.positions and self._going():
+        while self.tally.sent < self.options.positions and self._going():
             sent, verdicts = self._send(self.tally.games, ply, state, text, plan, alterer)
             self._in_flight.append(sent)
             while self._requests_in_flight > self.options.window:
@@ -343,7 +349,7 @@ class Fuzzer:
         alterer: random.Random,
     ) -> tuple[_Sent, dict[str, Verdict]]:
         """Send every request about one position; the reference's verdict on each legal move."""
-        self.tally.positions += 1
+        self.tally.sent += 1
         texts = Texts(state, text)
         moves = legal_moves(state)
         listed = [str(move) for move in moves]
@@ -355,18 +361,14 @@ class Fuzzer:
         checks = []
         if plan.legal:
             checks.append(_Check("legal"))
-            self.tally.legal += 1
         if plan.apply:
             checks += [_Check("apply", move, verdicts[move]) for move in listed]
-            self.tally.listed += len(listed)
             for move in altered_moves(state, moves, alterer, self.options.altered):
                 try:
                     verdict = reference_verdict(state, move, texts)
                 except PegsError:  # pragma: no cover - an alteration the reference cannot read
                     continue
-                checks.append(_Check("apply", move, verdict))
-                self.tally.altered += 1
-                self.tally.illegal += verdict.rule is not None
+                checks.append(_Check("apply", move, verdict, altered=True))
         for check in checks:
             request: dict[str, Any] = {"type": check.request}
             if check.move is not None:
@@ -374,9 +376,8 @@ class Fuzzer:
             if check.verdict is not None and check.verdict.reshuffle is not None:
                 request["reshuffle"] = check.verdict.reshuffle
             self.engine.send(request, shared)
-        self.tally.requests += len(checks)
         self._requests_in_flight += len(checks)
-        sent = _Sent(self.tally.positions, game, ply, state, texts, listed, checks)
+        sent = _Sent(self.tally.sent, game, ply, state, texts, listed, checks)
         self._tell_progress()
         return sent, verdicts
 
@@ -400,6 +401,7 @@ class Fuzzer:
             except EngineFailure as error:
                 self._failed(sent, check, str(error), len(sent.checks) - index - 1)
                 return
+            self._count(check)
             if check.request == "legal":
 
                 def judge(move: str, sent: _Sent = sent) -> Verdict:
@@ -414,6 +416,19 @@ class Fuzzer:
                 found = [] if one is None else [one]
             for divergence in found:
                 self._note(sent, divergence)
+        self.tally.positions += 1
+
+    def _count(self, check: _Check) -> None:
+        tally = self.tally
+        tally.requests += 1
+        if check.request == "legal":
+            tally.legal += 1
+        elif not check.altered:
+            tally.listed += 1
+        else:
+            tally.altered += 1
+            assert check.verdict is not None
+            tally.illegal += check.verdict.rule is not None
 
     def _note(self, sent: _Sent, divergence: Divergence) -> None:
         if divergence.kind == "declined" and self.options.allow_declines:
@@ -492,7 +507,7 @@ class Fuzzer:
             try:
                 if finding.found.request == "legal":
                     answer = self.engine.ask(request)
-                    self.tally.requests += 1
+                    self.tally.shrinking += 1
 
                     def judge(move: str) -> Verdict:
                         return reference_verdict(state, move, texts)
@@ -506,7 +521,7 @@ class Fuzzer:
                 if verdict.reshuffle is not None:
                     request["reshuffle"] = verdict.reshuffle
                 answer = self.engine.ask(request)
-                self.tally.requests += 1
+                self.tally.shrinking += 1
             except EngineUnusable:
                 raise
             except (EngineFailure, PegsError):
@@ -602,7 +617,9 @@ class Fuzzer:
             by_ruling.setdefault(finding.found.ruling, []).append(finding)
         total = sum(f.count for f in self.findings.values())
         kinds = len(self.findings)
-        self._say(f"{total:,} divergences of {kinds} kinds, by the ruling they touch:")
+        self._say(
+            f"{_many(total, 'divergence')} of {_many(kinds, 'kind')}, by the ruling they touch:"
+        )
         for ruling, group in sorted(by_ruling.items()):
             said = ", ".join(f"{' '.join(f.found.signature)} x{f.count}" for f in group)
             first = min(f.sent.number for f in group)
@@ -618,11 +635,15 @@ def _said(answer: dict[str, Any]) -> str:
     return text.splitlines()[0] if text else "nothing"
 
 
+def _many(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def _size(state: GameState) -> str:
     """How big a position is: its players, pegs out of start and cards."""
     pegs = sum(p != -1 for locs in state.pegs for p in locs)
     cards = sum(len(h) for h in state.hands) + len(state.draw_pile) + len(state.discard_pile)
-    return f"{state.players} players, {pegs} pegs out of start, {cards} cards"
+    return f"{state.players} players, {_many(pegs, 'peg')} out of start, {_many(cards, 'card')}"
 
 
 def fuzz(
