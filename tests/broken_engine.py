@@ -12,12 +12,15 @@ with no house rules (its ``hello`` says so) and answers as
 * ``split-order``: it rejects a 7 split written in the other order than the one listed,
   citing ``card.seven.split``;
 * ``joker-draw``: after playing a joker the seat does not draw (the card stays on the
-  draw pile).
+  draw pile);
+* ``decline-jokers``: it answers ``unsupported`` when asked to apply a joker;
+* ``crash``: it exits, with status 3, when asked to apply a 9.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -31,7 +34,7 @@ from pegs_rules.moves import Play, Step
 from pegs_rules.position import parse_position
 from pegs_rules.spec.protocol import handle, read_test_state
 
-BUGS = ("blocking", "wrong-id", "split-order", "joker-draw")
+BUGS = ("blocking", "wrong-id", "split-order", "joker-draw", "decline-jokers", "crash")
 SUPPORTS = {"presets": ["arizona"], "players": [4], "house_rules": []}
 
 
@@ -97,6 +100,11 @@ def answer(request: dict[str, Any], bugs: set[str]) -> dict[str, Any] | None:
             reply["moves"] = reply["moves"] + list(passing_plays(state))
         return reply
     move = request["move"]
+    if "crash" in bugs and move.startswith("9 "):
+        print("broken engine: crashing on purpose", file=sys.stderr, flush=True)
+        os._exit(3)
+    if "decline-jokers" in bugs and move.startswith("JK "):
+        return {"id": request["id"], "unsupported": "jokers are not played yet"}
     if "illegal" in reply:
         if "blocking" in bugs and move in passing_plays(state):
             return _position(request["id"], passing_plays(state)[move])

@@ -302,7 +302,7 @@ class Fuzzer:
         self._say(f"fuzzing {self.engine.name}: seed {options.seed}, {plan.describe()}")
         rng = random.Random(options.seed)
         try:
-            while self.tally.positions < options.positions and self._going():
+            while self.tally.sent < options.positions and self._going():
                 self._play_game(rng, plan)
             self._drain()
             self._settle()
