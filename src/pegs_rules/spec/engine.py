@@ -130,6 +130,7 @@ class EngineProcess:
         self.restarts = 0
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
         self._stderr_reader = threading.Thread()
         self._next_id = 0
@@ -157,10 +158,9 @@ class EngineProcess:
         process = self._process
         if process is None:
             return
-        with contextlib.suppress(OSError, ValueError):
-            self._send({"id": self._next_id, "type": "quit"})
-            assert process.stdin is not None
-            process.stdin.close()
+        self._next_id += 1
+        self._outbox.put(json.dumps({"id": self._next_id, "type": "quit"}).encode("utf-8") + b"\n")
+        self._outbox.put(None)  # the writer closes the engine's input
         try:
             process.wait(timeout=1)
         except subprocess.TimeoutExpired:
@@ -180,6 +180,7 @@ class EngineProcess:
         if self.hello:
             self.restarts += 1
         self._lines = queue.Queue()
+        self._outbox = queue.Queue()
         self._stderr = deque(maxlen=_STDERR_LINES)
         try:
             process = subprocess.Popen(
@@ -192,7 +193,11 @@ class EngineProcess:
         except OSError as error:
             raise EngineUnusable(f"cannot start {self.name!r}: {error}") from None
         self._process = process
+        assert process.stdin is not None
         assert process.stdout is not None and process.stderr is not None
+        threading.Thread(
+            target=_write_lines, args=(process.stdin, self._outbox), daemon=True
+        ).start()
         threading.Thread(
             target=_read_lines, args=(process.stdout, self._lines), daemon=True
         ).start()
@@ -217,17 +222,14 @@ class EngineProcess:
         return self._take()
 
     def _put(self, request: dict[str, Any], shared: Shared) -> None:
-        """Write ``request`` (its id the next one) with the ``shared`` fields spliced in."""
+        """Queue ``request`` (its id the next one), with the ``shared`` fields spliced in, for
+        the writer: a program that stops reading its input never blocks the caller, whose
+        wait for the answer then times out."""
         self._next_id += 1
         text = json.dumps({"id": self._next_id, **request})
         if shared.fields:
             text = text[:-1] + ", " + shared.text[1:]
-        assert self._process is not None and self._process.stdin is not None
-        try:
-            self._process.stdin.write(text.encode("utf-8") + b"\n")
-            self._process.stdin.flush()
-        except (OSError, ValueError):
-            raise self._failure("the engine stopped reading its input") from None
+        self._outbox.put(text.encode("utf-8") + b"\n")
         self._in_flight.append(self._next_id)
 
     def _take(self) -> dict[str, Any]:
@@ -252,11 +254,6 @@ class EngineProcess:
             raise self._failure(f"an answer out of turn (not id {ident}): {_clip(line)}")
         return answer
 
-    def _send(self, request: dict[str, Any]) -> None:
-        assert self._process is not None and self._process.stdin is not None
-        self._process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
-        self._process.stdin.flush()
-
     def _failure(self, what: str) -> EngineFailure:
         """Stop the engine (it is restarted for the next request) and say what went wrong."""
         self._in_flight.clear()
@@ -273,6 +270,7 @@ class EngineProcess:
         process, self._process = self._process, None
         if process is None:
             return None
+        self._outbox.put(None)
         code = process.poll()
         if code is None:
             if os.name == "posix":
@@ -286,6 +284,17 @@ class EngineProcess:
                 if pipe is not None:
                     pipe.close()
         return code
+
+
+def _write_lines(pipe: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    """Write each line queued, until ``None``; then close the pipe. A pipe that fails (the
+    program exited) ends the writing: the reader sees the program's end."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in iter(lines.get, None):
+            pipe.write(line)
+            if lines.empty():
+                pipe.flush()
+        pipe.close()
 
 
 def _read_lines(pipe: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
