@@ -64,3 +64,11 @@ def validator(name: str) -> Draft202012Validator:
     schema = json.loads((SPECS / "schema" / "protocol" / f"{name}.schema.json").read_text("utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema, registry=registry)
+
+
+def output_blocks(command: str) -> list[tuple[str, list[str]]]:
+    """The ``<!-- output: COMMAND ARGS -->`` blocks of the page "Checking your engine": the
+    arguments and the lines shown."""
+    text = (ROOT / "docs" / "checking.md").read_text(encoding="utf-8")
+    found = rf"<!-- output: {command} (.*?) -->\n```console\n(.*?)```"
+    return [(args, shown.splitlines()) for args, shown in re.findall(found, text, re.DOTALL)]

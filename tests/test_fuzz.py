@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from checking import ROOT, check
+from checking import ROOT, check, output_blocks
 
 from pegs_rules import apply, legal_moves, new_game, parse_notation, parse_position
 from pegs_rules.rules import ARIZONA, STANDARD, Nine, Rules
@@ -281,3 +281,22 @@ def test_requests_in_flight_are_answered_in_order() -> None:
     assert len(answers) > 40
     for move, answer in zip(moves * 20, answers, strict=True):
         assert answer["position"] == str(apply(state, parse_notation(move)))
+
+
+@pytest.mark.parametrize("args, shown", output_blocks("fuzz"), ids=lambda x: str(x)[:40])
+def test_the_worked_example_on_the_docs_page_is_what_the_fuzzer_prints(
+    args: str, shown: list[str]
+) -> None:
+    """The page's run against an adapter with a planted bug: each line shown is printed, in
+    order and exactly (``...`` stands for lines left out), but for the times in the summary."""
+    status, out = check("fuzz", *shlex.split(args))
+    assert status == 1 and shown[0] == f"$ python -m pegs_rules.spec fuzz {args}"
+    timing = re.compile(r"in [\d.]+ s: [\d,]+ positions/s, [\d,]+ requests/s")
+
+    def untimed(line: str) -> str:
+        return timing.sub("in (some time)", line)
+
+    lines = iter(out.splitlines())
+    for line in shown[1:]:
+        if line.strip() != "...":
+            assert any(untimed(got) == untimed(line) for got in lines), (line, out[-3000:])

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from checking import ROOT, check, double, summary
+from checking import ROOT, check, double, output_blocks, summary
 
 from pegs_rules import GameState, apply, legal_moves, parse_notation, parse_position
 from pegs_rules.spec import load_cases, load_games, load_perft, main
@@ -62,14 +62,7 @@ def test_the_documented_adapter_passes_what_it_declares_and_skips_the_rest(
     assert "| `card.seven.split` |" in text and "## Skipped" in text and "## Failures" not in text
 
 
-def output_blocks() -> list[tuple[str, list[str]]]:
-    """The ``<!-- output: ARGS -->`` blocks of the docs page: the arguments and the lines shown."""
-    text = (ROOT / "docs" / "checking.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"<!-- output: (.*?) -->\n```console\n(.*?)```", text, re.DOTALL)
-    return [(args, shown.splitlines()) for args, shown in blocks]
-
-
-@pytest.mark.parametrize("args, shown", output_blocks(), ids=lambda x: str(x)[:40])
+@pytest.mark.parametrize("args, shown", output_blocks("check"), ids=lambda x: str(x)[:40])
 def test_the_output_shown_on_the_docs_page_is_what_the_harness_prints(
     args: str, shown: list[str]
 ) -> None:

@@ -570,7 +570,7 @@ class Fuzzer:
         if shrunk.reshuffle is not None:
             lines.append(f"  reshuffle: {shrunk.reshuffle}")
         lines += [f"  reference: {shrunk.reference}", f"  engine: {shrunk.engine}"]
-        lines += [f"    {x}" for x in shrunk.lines]
+        lines += [f"    {x}" for x in shrunk.lines or self._lists_compared(shrunk)]
         source = f"seed {self.options.seed}, position {sent.number}"
         case = suite_case(shrunk, source)
         if case is None:
@@ -584,6 +584,26 @@ class Fuzzer:
         if self.rerun is not None:
             lines.append(f"  rerun: {self.rerun(sent.number)}")
         return "\n".join(lines)
+
+    def _lists_compared(self, shrunk: Divergence) -> list[str]:
+        """For a difference in the legal moves: every move the reference lists and the engine
+        does not (``-``), and the other way round (``+``), in the shrunk position."""
+        if shrunk.request != "legal":
+            return []
+        state = shrunk.state
+        try:
+            answer = self.engine.ask({"type": "legal", **position_fields(state, made=True)})
+        except EngineUnusable:
+            raise
+        except EngineFailure:
+            return []
+        got = answer.get("moves")
+        if not isinstance(got, list):
+            return []
+        listed = [str(m) for m in legal_moves(state)]
+        return [f"- {m}" for m in listed if m not in got] + [
+            f"+ {m}" for m in dict.fromkeys(got) if m not in listed
+        ]
 
     def _engine_count(self, perft: dict[str, Any]) -> str:
         """What the engine counts for a perft entry, if it serves perft."""
