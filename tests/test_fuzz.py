@@ -24,9 +24,10 @@ from pegs_rules.spec import SPECS, check_case
 from pegs_rules.spec.altered import altered_moves
 from pegs_rules.spec.engine import EngineProcess, ReferenceEngine
 from pegs_rules.spec.finding import perft_position, suite_case
-from pegs_rules.spec.fuzz import DECK_TABLES, Fuzzer, Options, plan_for, random_rules
+from pegs_rules.spec.fuzz import Fuzzer, Options
 from pegs_rules.spec.harness import run_case
 from pegs_rules.spec.perft import perft
+from pegs_rules.spec.plan import DECK_TABLES, plan_for, random_rules
 from pegs_rules.spec.probe import Texts, reference_verdict
 from pegs_rules.spec.record import enough_cards
 from pegs_rules.spec.shrink import smaller_positions
@@ -107,20 +108,20 @@ def test_the_plan_keeps_to_what_the_engine_plays() -> None:
     supports = Supports.from_hello(
         {"supports": {"presets": ["standard"], "players": [4, 6], "requests": ["legal"]}}
     )
-    plan = plan_for(supports, Options(players=(6, 8)))
+    plan = plan_for(supports, players=(6, 8))
     assert (plan.bases, plan.players, plan.legal, plan.apply) == ((STANDARD,), (6,), True, False)
     assert plan.varied is None
     fixed = Supports.from_hello({"supports": {"rules": {"name": "arizona", "nine": "plain"}}})
-    assert plan_for(fixed, Options()).bases == (Rules(nine=Nine.PLAIN),)
-    assert plan_for(fixed, Options()).varied == frozenset()
+    assert plan_for(fixed).bases == (Rules(nine=Nine.PLAIN),)
+    assert plan_for(fixed).varied == frozenset()
     with pytest.raises(
         ValueError, match="--rules arizona: they are not the rules the engine plays"
     ):
-        plan_for(fixed, Options(rules=(ARIZONA,)))
+        plan_for(fixed, rules=(ARIZONA,))
     with pytest.raises(ValueError, match="neither legal nor apply"):
-        plan_for(Supports.from_hello({"supports": {"requests": ["perft"]}}), Options())
+        plan_for(Supports.from_hello({"supports": {"requests": ["perft"]}}))
     with pytest.raises(ValueError, match="no player count"):
-        plan_for(supports, Options(players=(8,)))
+        plan_for(supports, players=(8,))
 
 
 def test_altered_moves_are_mostly_illegal_and_never_written_as_a_listed_move() -> None:

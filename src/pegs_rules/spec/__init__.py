@@ -18,8 +18,8 @@
 * :mod:`~pegs_rules.spec.divergence`: perft over the protocol, and where an
   engine's move generator parts from the reference's;
 * :mod:`~pegs_rules.spec.fuzz`: random games against the reference
-  (``python -m pegs_rules.spec fuzz``), with :mod:`~pegs_rules.spec.probe` (the
-  comparisons), :mod:`~pegs_rules.spec.altered` (altered moves),
+  (``python -m pegs_rules.spec fuzz``), with :mod:`~pegs_rules.spec.plan` (what
+  it plays), :mod:`~pegs_rules.spec.probe` (the comparisons), :mod:`~pegs_rules.spec.altered` (altered moves),
   :mod:`~pegs_rules.spec.shrink` (shrinking) and :mod:`~pegs_rules.spec.finding`
   (a divergence as a case and a perft position);
 * :mod:`~pegs_rules.spec.record`: recording the regression vectors;

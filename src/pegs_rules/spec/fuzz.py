@@ -21,19 +21,20 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from pegs_rules.cards import format_cards
-from pegs_rules.errors import PegsError, RulesError
+from pegs_rules.errors import PegsError
 from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Move
-from pegs_rules.rules import PRESETS, Control, InSpotOccupied, JokerSource, Nine, Rules
+from pegs_rules.rules import Rules
 from pegs_rules.serialize import to_data
 from pegs_rules.spec.altered import altered_moves
 from pegs_rules.spec.engine import Engine, EngineFailure, EngineUnusable, Shared
 from pegs_rules.spec.finding import case_text, perft_position, perft_text, suite_case
 from pegs_rules.spec.harness import position_fields
+from pegs_rules.spec.plan import Plan, plan_for, random_rules
 from pegs_rules.spec.probe import (
     Divergence,
     Texts,
@@ -46,23 +47,11 @@ from pegs_rules.spec.protocol import reshuffle_pile
 from pegs_rules.spec.shrink import Shrunk, shrink
 from pegs_rules.spec.suite import case_state
 from pegs_rules.spec.supports import (
-    PLAYER_COUNTS,
-    Needs,
     Supports,
     describe,
-    needs_of_position,
-    rule_lines,
 )
 from pegs_rules.state import GameState, new_game
 from pegs_rules.turn import apply
-
-DECK_TABLES = (
-    ((4, 3, 6), (6, 3, 6), (8, 4, 8)),
-    ((4, 2, 4), (6, 3, 6), (8, 4, 8)),
-    ((4, 1, 8), (6, 2, 0), (8, 3, 2)),
-)
-"""The ``decks`` tables a random game may use: the presets', fewer decks, small pools (early
-reshuffles); each deals hands of up to 6 cards, drawing first."""
 
 PROGRESS_SECONDS = 10.0
 """How often a long run says how far it is."""
@@ -96,103 +85,6 @@ class Options:
     allow_declines: bool = False
     shrink_requests: int = 2_000
     window: int = 400
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """What the fuzzer plays on an engine: the rules each game starts from, the fields drawn
-    at random (``None``: all), the player counts, and the requests the engine serves."""
-
-    bases: tuple[Rules, ...]
-    varied: frozenset[str] | None
-    players: tuple[int, ...]
-    legal: bool
-    apply: bool
-
-    def describe(self) -> str:
-        rules = " or ".join(describe(r) for r in self.bases)
-        if self.varied is None:
-            varied = "every house rule drawn at random"
-        elif self.varied:
-            varied = f"house rules {', '.join(sorted(self.varied))} drawn at random"
-        else:
-            varied = "no house rule drawn"
-        players = ", ".join(map(str, self.players))
-        asked = " and ".join(x for x, on in (("legal", self.legal), ("apply", self.apply)) if on)
-        return f"rules {rules} ({varied}); {players} players; {asked} requests"
-
-
-def plan_for(supports: Supports, options: Options) -> Plan:
-    """The plan for an engine with these ``supports``; :class:`PegsError` if nothing can be
-    fuzzed (no player count in common, neither ``legal`` nor ``apply`` served, rules it does
-    not play)."""
-    requests = supports.requests
-    legal = requests is None or "legal" in requests
-    applied = requests is None or "apply" in requests
-    if not (legal or applied):
-        raise PegsError("the engine serves neither legal nor apply requests: nothing to fuzz")
-    varied = supports.house_rules
-    if options.rules:
-        for rules in options.rules:
-            refusal = supports.refusal(_needs(rules))
-            if refusal is None and supports.judged_rules(_needs(rules)) != rules:
-                refusal = "they are not the rules the engine plays"
-            if refusal is not None:
-                raise PegsError(f"--rules {describe(rules)}: {refusal}")
-        bases, varied = options.rules, frozenset()
-    elif supports.rules is not None:
-        bases = (supports.rules,)
-    else:
-        presets = sorted(supports.presets) if supports.presets is not None else list(PRESETS)
-        bases = tuple(PRESETS[name] for name in presets)
-    players = tuple(
-        n
-        for n in PLAYER_COUNTS
-        if (supports.players is None or n in supports.players)
-        and (not options.players or n in options.players)
-        and any(n in rules.player_counts for rules in bases)
-    )
-    if not players:
-        raise PegsError("no player count is both asked for and played by the engine")
-    bases = tuple(rules for rules in bases if set(players) & set(rules.player_counts))
-    return Plan(bases, varied, players, legal, applied)
-
-
-def _needs(rules: Rules) -> Needs:
-    """What a game under ``rules`` needs of an engine (as an item of the suite would)."""
-    lines = [f"rule {line}" for line in rule_lines(rules)]
-    preset = rules.name if rules.name in PRESETS else "arizona"
-    return replace(needs_of_position(preset, lines, "legal"), rules=rules)
-
-
-def random_rules(rng: random.Random, base: Rules, varied: frozenset[str] | None) -> Rules:
-    """``base`` with each field of ``varied`` (``None``: every field but the player counts)
-    drawn at random half of the time, as long as the result can be played."""
-    drawers: dict[str, Callable[[], Any]] = {
-        "decks": lambda: rng.choice(DECK_TABLES),
-        "hand_size": lambda: rng.choice((4, 5, 6)),
-        "draw_first": lambda: rng.random() < 0.5,
-        "control": lambda: rng.choice(list(Control)),
-        "joker_source": lambda: rng.choice(list(JokerSource)),
-        "nine": lambda: rng.choice(list(Nine)),
-        "face_values": lambda: rng.choice(
-            ((10, 10, 10), (11, 12, 13), tuple(rng.randint(1, 13) for _ in range(3)))
-        ),
-        "home_entry_compulsory": lambda: rng.random() < 0.5,
-        "wait_on_in_spot": lambda: rng.random() < 0.5,
-        "in_spot_occupied": lambda: rng.choice(list(InSpotOccupied)),
-        "two_swap": lambda: rng.random() < 0.5,
-    }
-    changes: dict[str, Any] = {
-        name: draw()
-        for name, draw in drawers.items()
-        if (varied is None or name in varied) and rng.random() < 0.5
-    }
-    try:
-        return replace(base, **changes)
-    except RulesError:  # a table too small for the hands drawn: the preset's table
-        changes.pop("decks", None)
-        return replace(base, **changes)
 
 
 @dataclass
@@ -297,7 +189,7 @@ class Fuzzer:
         except EngineUnusable as error:
             self._say(f"the engine is unusable: {error}")
             return 2
-        plan = plan_for(supports, options)
+        plan = plan_for(supports, options.players, options.rules)
         self.counts_perft = supports.requests is None or "perft" in supports.requests
         self._say(f"fuzzing {self.engine.name}: seed {options.seed}, {plan.describe()}")
         rng = random.Random(options.seed)
@@ -632,22 +524,26 @@ class Fuzzer:
         if not self.findings and not self.failures:
             self._say("no divergence found")
             return 0
+        self._say_by_ruling()
+        if self.failures:
+            self._say(_many(len(self.failures), "engine failure"))
+        return 1
+
+    def _say_by_ruling(self) -> None:
+        """Each kind of divergence found, how often, grouped by the ruling it touches."""
+        if not self.findings:
+            return
         by_ruling: dict[str, list[Finding]] = {}
         for finding in self.findings.values():
             by_ruling.setdefault(finding.found.ruling, []).append(finding)
         total = sum(f.count for f in self.findings.values())
-        kinds = len(self.findings)
-        self._say(
-            f"{_many(total, 'divergence')} of {_many(kinds, 'kind')}, by the ruling they touch:"
-        )
+        kinds = _many(len(self.findings), "kind")
+        self._say(f"{_many(total, 'divergence')} of {kinds}, by the ruling they touch:")
         for ruling, group in sorted(by_ruling.items()):
             said = ", ".join(f"{' '.join(f.found.signature)} x{f.count}" for f in group)
             first = min(f.sent.number for f in group)
             count = sum(f.count for f in group)
             self._say(f"  {ruling}: {count} ({said}); first at position {first:,}")
-        if self.failures:
-            self._say(f"{len(self.failures)} engine failures")
-        return 1
 
 
 def _said(answer: dict[str, Any]) -> str:
