@@ -39,9 +39,10 @@ SUPPORTS = {"presets": ["arizona"], "players": [4], "house_rules": []}
 
 
 def position_of(request: dict[str, Any]) -> GameState:
-    if "state" in request:
-        return read_test_state(request["state"])
-    return parse_position(request["position"])
+    """The request's position, from its text (the harness sends it with every request)."""
+    if "position" in request:
+        return parse_position(request["position"])
+    return read_test_state(request["state"])
 
 
 def passing_plays(state: GameState) -> dict[str, GameState]:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import broken_engine
 import jsonschema
 import pytest
 from checking import ROOT, check, output_blocks
@@ -22,7 +23,7 @@ from pegs_rules import apply, legal_moves, new_game, parse_notation, parse_posit
 from pegs_rules.rules import ARIZONA, STANDARD, Nine, Rules
 from pegs_rules.spec import SPECS, check_case
 from pegs_rules.spec.altered import altered_moves
-from pegs_rules.spec.engine import EngineProcess, ReferenceEngine
+from pegs_rules.spec.engine import Engine, EngineProcess, ReferenceEngine
 from pegs_rules.spec.finding import perft_position, suite_case
 from pegs_rules.spec.fuzz import Fuzzer, Options
 from pegs_rules.spec.harness import run_case
@@ -39,8 +40,18 @@ BROKEN = ROOT / "tests" / "broken_engine.py"
 SERVE = f"{sys.executable} -m pegs_rules.spec serve"
 
 
-def broken(*bugs: str) -> list[str]:
-    return [sys.executable, str(BROKEN), *bugs]
+class Broken(ReferenceEngine):
+    """broken_engine.py's answers with ``bugs``, in this process (the pipe is tested apart)."""
+
+    def __init__(self, *bugs: str) -> None:
+        super().__init__()
+        self.bugs = set(bugs)
+        self.name = f"broken ({', '.join(bugs)})"
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        answer = broken_engine.answer({"id": 0, **request}, self.bugs)
+        assert answer is not None
+        return answer
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -64,11 +75,11 @@ def test_the_text_after_a_move_is_the_position_text() -> None:
     ends included, under random house rules."""
     rng = random.Random(3)
     reshuffled = won = 0
-    for game in range(6):
+    for game in range(4):
         rules = random_rules(rng, rng.choice([ARIZONA, STANDARD]), None)
         rules = dataclasses.replace(rules, decks=DECK_TABLES[2])  # small: early reshuffles
         state = new_game(rng.choice([4, 6, 8]), seed=game, rules=rules)
-        for _ in range(120):
+        for _ in range(100):
             texts = Texts(state)
             for move in legal_moves(state):
                 after = apply(state, move)
@@ -170,13 +181,14 @@ def test_smaller_positions_rotate_and_drop_seats_with_their_moves() -> None:
 # --- against engines ----------------------------------------------------------------------------
 
 
-def run_fuzzer(command: list[str] | None, options: Options) -> tuple[Fuzzer, int, str]:
+def run_fuzzer(engine: list[str] | Engine, options: Options) -> tuple[Fuzzer, int, str]:
+    """The fuzzer run against ``engine`` (a command line, or an engine in this process)."""
     out = io.StringIO()
-    if command is None:
-        fuzzer = Fuzzer(ReferenceEngine(), options, out)
+    if not isinstance(engine, list):
+        fuzzer = Fuzzer(engine, options, out)
         return fuzzer, fuzzer.run(), out.getvalue()
-    with EngineProcess(command, timeout=20) as engine:
-        fuzzer = Fuzzer(engine, options, out, rerun=lambda n: f"--positions {n}")
+    with EngineProcess(engine, timeout=20) as process:
+        fuzzer = Fuzzer(process, options, out, rerun=lambda n: f"--positions {n}")
         return fuzzer, fuzzer.run(), out.getvalue()
 
 
@@ -194,7 +206,7 @@ def test_the_reference_over_the_protocol_finds_nothing() -> None:
 def test_every_planted_bug_is_found_and_shrunk_to_a_few_pegs_and_cards() -> None:
     """Four bugs at once, kept going: each is found, shrunk, and its case catches it."""
     bugs = ("blocking", "wrong-id", "split-order", "joker-draw")
-    fuzzer, status, out = run_fuzzer(broken(*bugs), Options(positions=80, keep_going=True))
+    fuzzer, status, out = run_fuzzer(Broken(*bugs), Options(positions=12, seed=3, keep_going=True))
     assert status == 1
     found = {f.found.signature: f for f in fuzzer.findings.values()}
     expected = {
@@ -210,7 +222,7 @@ def test_every_planted_bug_is_found_and_shrunk_to_a_few_pegs_and_cards() -> None
         small = finding.shrunk.divergence
         assert small.signature == signature
         assert out_of_start(small.state) <= pegs and cards(small.state) <= dealt, small.state
-        check_the_finding(small, broken(*bugs))
+        check_the_finding(small, Broken(*bugs))
     said = out.split("by the ruling they touch:\n", 1)[1].splitlines()
     assert [line.split(":")[0].strip() for line in said] == [
         "card.number",
@@ -220,15 +232,14 @@ def test_every_planted_bug_is_found_and_shrunk_to_a_few_pegs_and_cards() -> None
     ]
 
 
-def check_the_finding(found: Any, engine: list[str]) -> None:
+def check_the_finding(found: Any, engine: Engine) -> None:
     """The case is valid, holds for the reference and fails for the engine; the perft position
     is valid and counted right."""
     case = suite_case(found, "a test")
     assert case is not None
     jsonschema.validate({"cases": [case]}, schema("case.schema.json"))
     assert check_case(case) is None
-    with EngineProcess(engine, timeout=20) as process:
-        assert run_case(process, case).problem is not None
+    assert run_case(engine, case).problem is not None
     position = perft_position(found, "a test")
     document = {"description": "one position", "positions": [position]}
     jsonschema.validate(document, schema("perft.schema.json"))
@@ -255,17 +266,18 @@ def test_the_first_divergence_ends_the_run_and_its_rerun_finds_it_again(tmp_path
 
 
 def test_a_decline_is_a_divergence_unless_declines_are_allowed() -> None:
-    _, status, out = run_fuzzer(broken("decline-jokers"), Options(positions=30))
+    _, status, out = run_fuzzer(Broken("decline-jokers"), Options(positions=30))
     assert status == 1 and "the engine declines a request its hello covers" in out
     fuzzer, status, out = run_fuzzer(
-        broken("decline-jokers"), Options(positions=30, allow_declines=True)
+        Broken("decline-jokers"), Options(positions=30, allow_declines=True)
     )
     assert status == 0 and fuzzer.tally.declined > 0
     assert f"{fuzzer.tally.declined} requests declined (allowed: --allow-declines)" in out
 
 
 def test_an_engine_that_crashes_is_reported_with_the_position_and_the_request() -> None:
-    fuzzer, status, out = run_fuzzer(broken("crash"), Options(positions=40))
+    command = [sys.executable, str(BROKEN), "crash"]
+    fuzzer, status, out = run_fuzzer(command, Options(positions=40))
     assert status == 1 and len(fuzzer.failures) == 1
     line = next(x for x in out.splitlines() if x.startswith("engine failure at position"))
     assert ", on the request apply 9 " in line and "exit status 3" in line
