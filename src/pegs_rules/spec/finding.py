@@ -1,11 +1,11 @@
-"""A divergence the fuzzer found, as a suite case, a perft position and a block of report.
+"""A divergence the fuzzer found, as a suite case and a perft position.
 
 :func:`suite_case` writes the shrunk position as a case of ``specs/cases``
 (schema ``case.schema.json``) whose expectation is the reference engine's
 answer there (the legal moves, the ruling that forbids the move, or the
 position after it), and :func:`perft_position` as an entry of
-``specs/perft.json``, its draw pile filled up from the cards out of play so
-that no counted sequence can reach a reshuffle. Both are printed in the
+``specs/perft.json`` counted to depth 3, its draw pile filled up from the
+cards out of play so that no counted sequence can reach a reshuffle. Both are printed in the
 layout of those files (:func:`case_text`, :func:`perft_text`), ready to
 paste; a case's ``why`` says that its expectation still has to be checked
 against the rulings, as every case of the suite is.
@@ -103,10 +103,16 @@ def _compact(line: str) -> str:
     return f"{key}: {' '.join(out)}".rstrip()
 
 
+PERFT_DEPTH = 3
+"""The depth of a perft entry: the least that ``specs/perft.json`` records (a difference in
+the moves shows at depth 1, one in the position after a move at depth 2)."""
+
+
 def perft_position(found: Divergence, source: str) -> dict[str, Any]:
-    """A perft entry for ``found``'s position: depth 1 (2 for a position after a move that
-    differs), the draw pile filled up from the cards out of play as the depth needs."""
-    depth = 2 if found.kind == "position" else 1
+    """A perft entry for ``found``'s position, to :data:`PERFT_DEPTH`, the draw pile filled
+    up from the cards out of play as the depth needs (to a smaller depth if the deck runs
+    short)."""
+    depth = PERFT_DEPTH
     state = filled_up(found.state, depth)
     while depth > 1 and not enough_cards(state, depth):
         depth -= 1
