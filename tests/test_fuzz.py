@@ -21,7 +21,7 @@ from checking import ROOT, check, output_blocks
 
 from pegs_rules import apply, legal_moves, new_game, parse_notation, parse_position
 from pegs_rules.rules import ARIZONA, STANDARD, Nine, Rules
-from pegs_rules.spec import SPECS, check_case
+from pegs_rules.spec import SPECS, check_case, main
 from pegs_rules.spec.altered import altered_moves
 from pegs_rules.spec.engine import Engine, EngineProcess, ReferenceEngine
 from pegs_rules.spec.finding import perft_position, suite_case
@@ -313,3 +313,24 @@ def test_the_worked_example_on_the_docs_page_is_what_the_fuzzer_prints(
     for line in shown[1:]:
         if line.strip() != "...":
             assert any(untimed(got) == untimed(line) for got in lines), (line, out[-3000:])
+
+
+def test_the_command_plays_the_rules_and_players_asked_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rules = '{"name": "arizona", "nine": "plain"}'
+    argv = ["fuzz", "--positions", "3", "--rules", rules, "--players", "6", "--altered", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "fuzzing pegs-rules (in process): seed 1, rules arizona with nine: plain "
+        "(no house rule drawn); 6 players; legal and apply requests\n"
+    )
+    assert "checked 3 positions of 1 game (" in out and out.endswith("no divergence found\n")
+    for bad, said in (
+        ("house", "names the preset 'house'"),
+        ('{"name": "arizona", "nine": 9}', "nine"),
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            main(["fuzz", "--rules", bad])
+        assert exit_.value.code == 2 and said in capsys.readouterr().err

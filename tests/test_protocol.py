@@ -56,6 +56,7 @@ class CheckedEngine(ReferenceEngine):
     few of each form (type, fields sent, fields answered)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.forms: Counter[tuple[str, ...]] = Counter()
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
