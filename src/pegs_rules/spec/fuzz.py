@@ -33,7 +33,7 @@ from pegs_rules.serialize import to_data
 from pegs_rules.spec.altered import altered_moves
 from pegs_rules.spec.engine import Engine, EngineFailure, EngineUnusable, Shared
 from pegs_rules.spec.finding import case_text, perft_position, perft_text, suite_case
-from pegs_rules.spec.harness import position_fields
+from pegs_rules.spec.harness import position_fields, run_case
 from pegs_rules.spec.plan import Plan, plan_for, random_rules
 from pegs_rules.spec.probe import (
     Divergence,
@@ -468,7 +468,10 @@ class Fuzzer:
         if case is None:
             lines.append("  (a case compares the legal moves as a set: this one cannot be a case)")
         else:
-            lines += ["  a case for specs/cases/ (the expectation is the reference engine's):"]
+            lines += [
+                "  a case for specs/cases/ (the expectation is the reference engine's; "
+                f"{self._case_on_engine(case)}):"
+            ]
             lines += [f"  {x}" for x in case_text(case).splitlines()]
         perft = perft_position(shrunk, source)
         lines += [f"  a perft position for specs/perft.json ({self._engine_count(perft)}):"]
@@ -476,6 +479,18 @@ class Fuzzer:
         if self.rerun is not None:
             lines.append(f"  rerun: {self.rerun(sent.number)}")
         return "\n".join(lines)
+
+    def _case_on_engine(self, case: dict[str, Any]) -> str:
+        """Whether ``case`` catches the engine: it fails there, or why it cannot."""
+        outcome = run_case(self.engine, case)
+        if outcome.declined is not None:
+            return f"the engine declines it: {outcome.declined}"
+        if outcome.problem is not None:
+            return "the engine fails it"
+        return (
+            "the engine passes it: the difference does not show in a case (in a case a "
+            "reshuffle is each engine's own, say)"
+        )
 
     def _lists_compared(self, shrunk: Divergence) -> list[str]:
         """For a difference in the legal moves: every move the reference lists and the engine
