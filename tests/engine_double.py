@@ -5,11 +5,16 @@ Run as ``python engine_double.py FAULTS.json``. It answers every request as
 faults file: a list of ``{"type": ..., "position": DIGEST, "move": ..., "fault": ...}``,
 where ``DIGEST`` is :func:`pegs_rules.spec.suite.digest_of` of the request's
 position text and ``move`` (for ``apply``) its move. The file may instead hold an
-object: ``{"faults": [...], "supports": {...}, "other_ids": true, "perft_drop": [...]}``,
-whose ``supports`` goes into the ``hello`` answer, whose ``other_ids`` makes
-every rejection name another ruling than the reference's, and whose
-``perft_drop`` lists the digests of positions where its perft leaves out the
-first legal move (a move generator wrong deep in the tree). The faults:
+object: ``{"faults": [...], "supports": {...}, "other_ids": true, "perft_drop": [...],
+"decline_rejections": true, "apply_drop": [...], "plays": {...}}``, whose ``supports`` goes into the
+``hello`` answer, whose ``other_ids`` makes every rejection name another ruling than the
+reference's, whose ``perft_drop`` lists the digests of positions where its perft leaves
+out the first legal move (a move generator wrong deep in the tree), whose
+``decline_rejections`` declines every ``apply`` the reference rejects (a dishonest engine
+hiding what it gets wrong), and whose ``apply_drop`` lists the digests of positions where
+its ``apply`` of any move leaves a card out of the next seat's hand, and whose ``plays``
+(a rules object as ``supports.rules`` has it) are the rules it plays whatever a request
+says (an engine with fixed rules that never reads a position's rule lines). The faults:
 
 * ``drop``: leave the first move out of a ``legal`` answer;
 * ``add``: add a move that is no move to a ``legal`` answer;
@@ -21,7 +26,9 @@ first legal move (a move generator wrong deep in the tree). The faults:
 * ``garbage``: answer with a line that is not JSON;
 * ``unsupported``: answer that the request is not supported;
 * ``empty``: answer a ``legal`` request with no moves;
-* ``reject``: reject an ``apply`` citing ``move.blocking``, with a reason.
+* ``reject``: reject an ``apply`` citing ``move.blocking``, with a reason;
+* ``unreadable``: answer an ``apply`` with a position text that cannot be read;
+* ``nothing``: answer with none of the fields the request wants.
 """
 
 from __future__ import annotations
@@ -30,12 +37,17 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pegs_rules import GameState, apply, legal_moves, parse_position
+from pegs_rules import GameState, Move, apply, legal_moves, parse_notation, parse_position
+from pegs_rules.errors import PegsError
+from pegs_rules.rules import Rules
+from pegs_rules.spec.derive import position_under
 from pegs_rules.spec.protocol import handle
 from pegs_rules.spec.suite import digest_of
+from pegs_rules.spec.supports import fixed_rules, rule_lines
 
 
 def faulty_answer(request: dict[str, Any], fault: str) -> dict[str, Any] | str | None:
@@ -65,7 +77,37 @@ def faulty_answer(request: dict[str, Any], fault: str) -> dict[str, Any] | str |
         answer = {"id": request["id"], "illegal": "move.blocking", "reason": "made up"}
     elif fault == "unsupported":
         answer = {"id": request["id"], "unsupported": "not this one, on purpose"}
+    elif fault == "unreadable":
+        answer = {"id": request["id"], "position": "pegs 0: 999\nhand 0: 7"}
+    elif fault == "nothing":
+        answer = {"id": request["id"], "note": "nothing to say"}
     return answer
+
+
+def play(state: GameState, move: Move, apply_drop: set[str]) -> GameState:
+    """The double's own apply: the reference's, except that from the positions whose digests
+    are in ``apply_drop`` the seat to act next loses the first card of its hand."""
+    after = apply(state, move)
+    if digest_of(str(state)) not in apply_drop or not after.hands[after.turn]:
+        return after
+    hands = list(after.hands)
+    hands[after.turn] = hands[after.turn][1:]
+    return replace(after, hands=tuple(hands))
+
+
+def played_under(request: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """``request`` as an engine that always plays ``rules`` reads it: its position (text only)
+    or its deal under those rules."""
+    if request.get("type") == "deal":
+        dealt = {k: v for k, v in request.items() if k != "rules"}
+        return dealt | {"preset": rules.name, "house_rules": rule_lines(rules)}
+    if "position" not in request:
+        return request
+    try:
+        state = position_under(parse_position(request["position"]), rules)
+    except PegsError:
+        return request
+    return {k: v for k, v in request.items() if k != "state"} | {"position": str(state)}
 
 
 def other_id(answer: dict[str, Any]) -> dict[str, Any]:
@@ -76,8 +118,9 @@ def other_id(answer: dict[str, Any]) -> dict[str, Any]:
     return {"id": answer["id"], "illegal": other}
 
 
-def perft_leaving_out(state: GameState, depth: int, drop: set[str]) -> int:
-    """Perft, leaving out the first legal move of the positions whose digests are in ``drop``."""
+def perft_leaving_out(state: GameState, depth: int, drop: set[str], apply_drop: set[str]) -> int:
+    """Perft, leaving out the first legal move of the positions whose digests are in ``drop``,
+    and moving with :func:`play`."""
     if depth == 0:
         return 1
     moves = legal_moves(state)
@@ -85,10 +128,12 @@ def perft_leaving_out(state: GameState, depth: int, drop: set[str]) -> int:
         moves = moves[1:]
     if depth == 1:
         return len(moves)
-    return sum(perft_leaving_out(apply(state, m), depth - 1, drop) for m in moves)
+    return sum(
+        perft_leaving_out(play(state, m, apply_drop), depth - 1, drop, apply_drop) for m in moves
+    )
 
 
-def perft_answer(request: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+def perft_answer(request: dict[str, Any], drop: set[str], apply_drop: set[str]) -> dict[str, Any]:
     """A ``perft`` answer from :func:`perft_leaving_out`."""
     state = parse_position(request["position"])
     depth = request["depth"]
@@ -96,8 +141,11 @@ def perft_answer(request: dict[str, Any], drop: set[str]) -> dict[str, Any]:
     if digest_of(str(state)) in drop:
         moves = moves[1:]
     if not request.get("divide") or depth == 0:
-        return {"id": request["id"], "nodes": perft_leaving_out(state, depth, drop)}
-    counts = {str(m): perft_leaving_out(apply(state, m), depth - 1, drop) for m in moves}
+        return {"id": request["id"], "nodes": perft_leaving_out(state, depth, drop, apply_drop)}
+    counts = {
+        str(m): perft_leaving_out(play(state, m, apply_drop), depth - 1, drop, apply_drop)
+        for m in moves
+    }
     return {"id": request["id"], "nodes": sum(counts.values()), "divide": counts}
 
 
@@ -112,15 +160,24 @@ def main(faults_file: str) -> int:
         request = json.loads(line)
         if request.get("type") == "quit":
             break
+        if "plays" in config:
+            request = played_under(request, fixed_rules(config["plays"]))
         key = (request["type"], digest_of(request.get("position", "")), request.get("move"))
         fault = faults.get(key)
         answer = handle(request) if fault is None else faulty_answer(request, fault)
-        if request["type"] == "perft" and config.get("perft_drop"):
-            answer = perft_answer(request, set(config["perft_drop"]))
+        apply_drop = set(config.get("apply_drop", ()))
+        if request["type"] == "perft" and (config.get("perft_drop") or apply_drop):
+            answer = perft_answer(request, set(config.get("perft_drop", ())), apply_drop)
         if isinstance(answer, dict) and request["type"] == "hello" and "supports" in config:
             answer["supports"] = config["supports"]
         if isinstance(answer, dict) and config.get("other_ids"):
             answer = other_id(answer)
+        if isinstance(answer, dict) and config.get("decline_rejections") and "illegal" in answer:
+            answer = {"id": answer["id"], "unsupported": "I would rather not say"}
+        if isinstance(answer, dict) and key[1] in apply_drop and "position" in answer:
+            state = parse_position(request["position"])
+            after = play(state, parse_notation(request["move"]), apply_drop)
+            answer = {"id": answer["id"], "position": str(after)}
         text = answer if isinstance(answer, str) else json.dumps(answer)
         sys.stdout.write(text + "\n")
         sys.stdout.flush()

@@ -4,60 +4,27 @@ and perft that finds where two move generators part."""
 
 from __future__ import annotations
 
-import json
-import os
+import dataclasses
 import re
 import shlex
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
+from checking import ROOT, check, double, output_blocks, summary
 
-from pegs_rules import apply, legal_moves
+from pegs_rules import GameState, apply, legal_moves, parse_notation, parse_position
 from pegs_rules.spec import load_cases, load_games, load_perft, main
 from pegs_rules.spec.engine import EngineProcess
-from pegs_rules.spec.harness import run_suite
-from pegs_rules.spec.report import counts
+from pegs_rules.spec.harness import Scoring, run_suite
+from pegs_rules.spec.report import report
 from pegs_rules.spec.suite import case_state, digest_of
-from pegs_rules.spec.supports import Supports, SupportsError
+from pegs_rules.spec.supports import Supports, SupportsError, needs_of_case
 
-ROOT = Path(__file__).resolve().parents[1]
-DOUBLE = ROOT / "tests" / "engine_double.py"
 ADAPTER = ROOT / "docs" / "checking" / "engine_adapter.py"
 CASES = load_cases()
-
-
-def check(*args: str, cwd: Path = ROOT) -> tuple[int, str]:
-    """``python -m pegs_rules.spec ARGS`` as a user runs it, in the environment this session
-    runs in (its ``python`` first on the path, as in an activated venv): exit status and output."""
-    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    done = subprocess.run(
-        [sys.executable, "-m", "pegs_rules.spec", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=cwd,
-        env={**os.environ, "PATH": path},
-    )
-    return done.returncode, done.stdout + done.stderr
-
-
-def double(tmp_path: Path, config: object) -> str:
-    """The engine double's command line with ``config`` as its faults file."""
-    path = tmp_path / "double.json"
-    path.write_text(json.dumps(config), encoding="utf-8")
-    return f"{sys.executable} {DOUBLE} {path}"
-
-
-def summary(output: str) -> tuple[int, int, int]:
-    """Passed, failed and skipped from the closing line."""
-    found = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped in ", output, re.MULTILINE)
-    assert found, output[-2000:]
-    passed, failed, skipped = found.groups()
-    return int(passed), int(failed), int(skipped)
 
 
 # --- (b) a partial engine: the documented adapter -----------------------------------------------
@@ -80,9 +47,9 @@ def test_the_documented_adapter_passes_what_it_declares_and_skips_the_rest(
         str(junit),
     )
     assert status == 0, out[-3000:]
-    passed, failed, skipped = summary(out)
+    passed, failed, skipped, declined = summary(out)
     total = len(CASES) + len(load_games()) + len(load_perft())
-    assert failed == 0 and passed > 150 and passed + skipped == total
+    assert failed == declined == 0 and passed > 150 and passed + skipped == total
     assert "the engine does not play with 6 players (it plays with 4)" in out
     assert "the engine does not serve perft requests (it serves apply, legal)" in out
     assert "game/greedy-4p-seed-1: 167 turns compared, 167 agreed" in out
@@ -90,19 +57,12 @@ def test_the_documented_adapter_passes_what_it_declares_and_skips_the_rest(
     assert (root.get("failures"), root.get("skipped")) == ("0", str(skipped))
     assert len(list(root.iter("skipped"))) == skipped
     text = report.read_text(encoding="utf-8")
-    assert f"**{passed} passed, 0 failed, {skipped} skipped**" in text
+    assert f"**{passed} passed, 0 failed, {skipped} skipped, 0 declined**" in text
     assert '"engine": "my-engine"' in text and '"requests": [' in text
     assert "| `card.seven.split` |" in text and "## Skipped" in text and "## Failures" not in text
 
 
-def output_blocks() -> list[tuple[str, list[str]]]:
-    """The ``<!-- output: ARGS -->`` blocks of the docs page: the arguments and the lines shown."""
-    text = (ROOT / "docs" / "checking.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"<!-- output: (.*?) -->\n```console\n(.*?)```", text, re.DOTALL)
-    return [(args, shown.splitlines()) for args, shown in blocks]
-
-
-@pytest.mark.parametrize("args, shown", output_blocks(), ids=lambda x: str(x)[:40])
+@pytest.mark.parametrize("args, shown", output_blocks("check"), ids=lambda x: str(x)[:40])
 def test_the_output_shown_on_the_docs_page_is_what_the_harness_prints(
     args: str, shown: list[str]
 ) -> None:
@@ -136,7 +96,7 @@ def test_rejections_with_other_ruling_ids_are_counted_apart(tmp_path: Path) -> N
     ]
     status, strict = check("check", "--engine", engine, *only)
     assert status == 1
-    _, failed, _ = summary(strict)
+    _, failed, _, _ = summary(strict)
     assert failed == len(illegal) >= 12
     note = (
         f"{len(illegal)} rejections named another ruling than the suite (right verdict, other id)"
@@ -145,11 +105,26 @@ def test_rejections_with_other_ruling_ids_are_counted_apart(tmp_path: Path) -> N
     first = illegal[0]
     assert f"FAIL {first['id']} [{first['rules'][0]}]: the move is illegal, but for " in strict
     assert f"  expected: illegal: {first['expect']['illegal']}" in strict
-    status, lenient = check("check", "--engine", engine, *only, "--ids", "lenient")
+    junit = tmp_path / "junit.xml"
+    status, lenient = check(
+        "check", "--engine", engine, *only, "--ids", "lenient", "--junit", str(junit)
+    )
     assert status == 0, lenient[-3000:]
     assert summary(lenient)[1] == 0
     assert f"{note}, counted as passed (--ids lenient)" in lenient
     assert f"OTHER ID {first['id']} [" in lenient
+    # JUnit marks them: a property and a line of output, though they count as passed
+    root = ET.parse(junit).getroot()
+    marked = {
+        t.get("name"): t
+        for t in root.iter("testcase")
+        if t.find("properties/property[@name='other_ruling']") is not None
+    }
+    assert set(marked) == {c["id"] for c in illegal} and root.get("failures") == "0"
+    text = marked[first["id"]].findtext("system-out") or ""
+    assert text.startswith("right verdict, other ruling id (counted as passed, --ids lenient): ")
+    counted = root.findall(".//testsuite/properties/property[@name='other_ruling']")
+    assert sum(int(p.get("value", "")) for p in counted) == len(illegal)
 
 
 # --- failures an author can act on --------------------------------------------------------------
@@ -170,10 +145,13 @@ def test_a_failure_shows_the_position_both_answers_in_full_and_the_reason(
         c for c in CASES if c["id"] == "card.seven.split.order/same-result-reversed-accepted"
     )
     engine = double(tmp_path, [fault_on(listed, "empty"), fault_on(legal, "reject")])
-    status, out = check("check", "--engine", engine, "--only", "card.seven")
+    status, out = check("check", "--engine", engine, "--only", "card.seven*")
     assert status == 1 and summary(out)[1] == 2
     empty = out.split(f"FAIL {listed['id']} [card.seven]: ", 1)[1].split("\nFAIL ", 1)[0]
-    assert empty.startswith("the legal moves differ; the engine answered no moves\n  position:\n")
+    assert empty.startswith("the legal moves differ; the engine answered no moves\n  why: ")
+    assert f"why: {' '.join(listed['why'].split())} position: rules: arizona" in " ".join(
+        empty.split()
+    )
     assert "\n    pegs 0: s s s s 10\n" in empty
     assert "\n  expected: 1 move: 7 0:10-17\n  received: (no moves)\n  - 7 0:10-17\n" in empty
     assert (
@@ -186,25 +164,185 @@ def test_a_failure_shows_the_position_both_answers_in_full_and_the_reason(
     assert "\n  received: illegal: move.blocking\n  the engine's reason: made up\n" in rejected
 
 
+def test_every_failure_shows_both_answers_and_the_why_whatever_went_wrong(
+    tmp_path: Path,
+) -> None:
+    """An engine failure, an unreadable position, an error and an answer without the field
+    wanted: each failure still shows what was expected, what came back, and the case's why."""
+    legal = [c["id"] for c in CASES if c["id"].startswith("card.seven") and "after" in c["expect"]]
+    picks = {
+        "garbage": "card.seven/single-peg-moves-seven",
+        "unreadable": legal[0],
+        "nothing": legal[1],
+    }
+    cases = {fault: next(c for c in CASES if c["id"] == name) for fault, name in picks.items()}
+    faults = [fault_on(case, fault) for fault, case in cases.items()]
+    command = shlex.split(double(tmp_path, faults))
+    with EngineProcess(command, timeout=10) as engine:
+        outcomes = {o.id: o for o in run_suite(engine, list(cases.values()))}
+    for case in cases.values():
+        outcome = outcomes[case["id"]]
+        assert outcome.problem and outcome.expected and outcome.received, outcome
+        assert outcome.why == case["why"]
+    garbage = outcomes[picks["garbage"]]
+    assert garbage.expected == ("1 move: 7 0:10-17",)
+    assert garbage.received[0].startswith("no answer: the answer is not JSON: this is not JSON")
+    unreadable = outcomes[picks["unreadable"]]
+    assert unreadable.expected[0] == "legal; afterwards:"
+    assert unreadable.received == ("a position that cannot be read:", "pegs 0: 999", "hand 0: 7")
+    nothing = outcomes[picks["nothing"]]
+    assert str(nothing.problem).startswith("the answer has none of illegal, position, state")
+    assert nothing.received[0].endswith(', "note": "nothing to say"}')
+    text = report(list(outcomes.values()))
+    block = text.split(f"FAIL {picks['unreadable']} [", 1)[1].split("\nFAIL ", 1)[0]
+    assert "\n  why: " in block and "\n  expected:\n    legal; afterwards:\n" in block
+    assert "\n  received:\n    a position that cannot be read:\n    pegs 0: 999\n" in block
+
+
+# --- selecting items and running them again -----------------------------------------------------
+
+
+def test_only_takes_exact_ids_and_a_selection_of_nothing_exits_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    exact = "variant.in-spot-occupied/illegal-policy"
+    longer = [c["id"] for c in CASES if c["id"].startswith(exact)]
+    assert len(longer) >= 2  # the id is a prefix of others
+    assert main(["check", "--only", exact]) == 0
+    assert summary(capsys.readouterr().out) == (1, 0, 0, 0)
+    for pattern in (exact + "*", "variant.in-spot-occupied/"):
+        assert main(["check", "--only", pattern]) == 0
+        chosen = [c for c in CASES if c["id"].startswith(pattern.rstrip("*"))]
+        assert summary(capsys.readouterr().out) == (len(chosen), 0, 0, 0)
+    assert main(["check", "--only", "no.such/id"]) == 2
+    err = capsys.readouterr().err
+    assert "--only no.such/id: no item has this id (ids are exact; end one with / or *" in err
+    assert main(["check", "--only", exact[:-1]]) == 2  # a typo: no id, and a hint
+    assert f"did you mean {exact}" in capsys.readouterr().err
+    assert main(["check", "--only", "game/", "--only-ruling", "card.seven"]) == 2
+    assert "--only-ruling card.seven: no selected case exercises it" in capsys.readouterr().err
+    assert main(["check", "--only", "card.seven/exactly-seven", "--players", "6"]) == 2
+    assert "no item of the suite is selected by these options" in capsys.readouterr().err
+
+
+def test_rerun_lines_carry_every_option_that_changes_the_verdict(tmp_path: Path) -> None:
+    """A lenient run with a longer timeout and declines allowed: each rerun line repeats
+    those options, and pasted it gives the same verdict (a pass stays a pass)."""
+    stay = next(
+        c for c in CASES if c["id"] == "card.seven.split.order/same-result-reversed-accepted"
+    )
+    engine = double(tmp_path, {"other_ids": True, "faults": [fault_on(stay, "stay")]})
+    options = ["--ids", "lenient", "--allow-declines", "--timeout", "7"]
+    status, out = check("check", "--engine", engine, "--only", "card.seven*", *options)
+    assert status == 1 and summary(out)[1] == 1
+    reruns = [line.split("rerun: ", 1)[1] for line in out.splitlines() if "  rerun: " in line]
+    other = next(c for c in CASES if c["id"].startswith("card.seven") and "illegal" in c["expect"])
+    assert len(reruns) == 1 + sum(
+        c["id"].startswith("card.seven") and "illegal" in c["expect"] for c in CASES
+    )
+    for line in reruns:
+        assert line.endswith(" --ids lenient --allow-declines --timeout 7"), line
+    for case, verdict in ((stay, 1), (other, 0)):
+        line = next(x for x in reruns if f" --only {case['id']} " in x)
+        words = shlex.split(line)
+        assert words[:4] == ["python", "-m", "pegs_rules.spec", "check"]
+        rerun_status, rerun_out = check(*words[3:])
+        assert rerun_status == verdict, rerun_out[-2000:]
+        assert sum(summary(rerun_out)) == 1
+
+
 # --- capabilities -------------------------------------------------------------------------------
 
 
-def test_an_unsupported_answer_skips_that_item_only(tmp_path: Path) -> None:
-    case = next(c for c in CASES if c["id"] == "card.seven/exactly-seven")
+def test_a_dishonest_engine_that_declines_what_it_gets_wrong_fails(tmp_path: Path) -> None:
+    """It claims 4 players and every request, and answers unsupported to each move the
+    reference rejects: those items are declined, counted apart from the ones its hello
+    leaves out, listed by name, and fail the run unless declines are allowed."""
+    engine = double(tmp_path, {"decline_rejections": True, "supports": {"players": [4]}})
+    rulings = {"move.verdict", "card.seven"}
+    chosen = [c for c in CASES if rulings & set(c["rules"]) and "deal" not in c]
+    fits = [c for c in chosen if needs_of_case(c).players == 4]
+    rejected = {c["id"] for c in fits if "illegal" in c["expect"]}
+    junit, report = tmp_path / "junit.xml", tmp_path / "report.md"
+    options = ["--only-ruling", "move.verdict", "--only-ruling", "card.seven"]
+    options += ["--junit", str(junit), "--report", str(report)]
+    status, strict = check("check", "--engine", engine, *options)
+    assert status == 1, strict[-3000:]
+    passed, failed, skipped, declined = summary(strict)
+    assert (failed, declined, skipped) == (0, len(rejected), len(chosen) - len(fits))
+    assert passed == len(fits) - len(rejected) and len(rejected) >= 5
+    listed = strict.split("\ndeclined by the engine:\n", 1)[1].split("\n\n", 1)[0]
+    assert {line.split(":")[0].strip() for line in listed.splitlines()} == rejected
+    assert "the engine: I would rather not say" in listed
+    note = f"{len(rejected)} items that the engine's hello covers were declined by the engine"
+    assert f"{note}: each fails the run (--allow-declines lets them pass)" in strict
+    table = strict.split("\nall ", 1)[0].splitlines()[3:]
+    assert {x for row in table for x in row.split()[6:]} == rejected  # named in their rows
+    root = ET.parse(junit).getroot()
+    declines = [
+        t.get("name")
+        for t in root.iter("testcase")
+        if t.find("failure[@type='declined']") is not None
+    ]
+    assert set(declines) == rejected and root.get("failures") == str(len(rejected))
+    assert root.get("skipped") == str(skipped)
+    text = report.read_text(encoding="utf-8")
+    assert f"**{passed} passed, 0 failed, {skipped} skipped, {len(rejected)} declined**" in text
+    assert "## Declined by the engine" in text and all(f"| `{x}` |" in text for x in rejected)
+
+    status, allowed = check("check", "--engine", engine, *options, "--allow-declines")
+    assert status == 0, allowed[-3000:]
+    assert summary(allowed) == (passed, 0, skipped, len(rejected))
+    assert "were declined by the engine: allowed (--allow-declines)" in allowed
+    root = ET.parse(junit).getroot()
+    assert root.get("failures") == "0" and root.get("skipped") == str(skipped + len(rejected))
+    assert len(root.findall(".//skipped[@type='declined']")) == len(rejected)
+
+
+def vector_fault(game: dict[str, Any], turn: int, fault: str) -> dict[str, Any]:
+    """A fault of the engine double on turn ``turn`` (from 1) of a game vector."""
+    state = parse_position("\n".join(game["start"]))
+    for text, _ in game["turns"][: turn - 1]:
+        state = apply(state, parse_notation(text))
+    move = game["turns"][turn - 1][0]
+    return {"type": "apply", "position": digest_of(str(state)), "move": move, "fault": fault}
+
+
+def test_a_decline_inside_a_game_vector_ends_it_and_keeps_the_turns_before(
+    tmp_path: Path,
+) -> None:
+    """Declining turn 10 of a vector that agreed so far declines the vector; a difference at
+    turn 5 before it fails the vector, the decline noted."""
+    games = load_games()[:2]
+    faults = [vector_fault(games[0], 10, "unsupported")]
+    faults += [vector_fault(games[1], 5, "stay"), vector_fault(games[1], 10, "unsupported")]
+    command = shlex.split(double(tmp_path, faults))
+    with EngineProcess(command, timeout=10) as engine:
+        first, second = run_suite(engine, [], games)
+    assert first.declined == "the engine: not this one, on purpose" and first.problem is None
+    assert first.detail == "9 turns compared, 9 agreed; the engine declined turn 10"
+    assert first.fails(Scoring()) and not first.fails(Scoring(allow_declines=True))
+    assert second.declined is None and second.fails(Scoring(allow_declines=True))
+    assert str(second.problem).startswith("1 of 9 turns differ; the first, turn 5: ")
+    assert second.detail == (
+        "9 turns compared, 8 agreed; first difference at turn 5; the engine declined turn 10"
+    )
+
+
+def test_a_perft_depth_the_engine_will_not_count_is_a_decline(tmp_path: Path) -> None:
+    position = load_perft()[0]
+    state = case_state(position)
     fault = {
-        "type": "apply",
-        "position": digest_of(str(case_state(case))),
-        "move": case["move"],
+        "type": "perft",
+        "position": digest_of(str(state)),
+        "move": None,
         "fault": "unsupported",
     }
     command = shlex.split(double(tmp_path, [fault]))
     with EngineProcess(command, timeout=10) as engine:
-        outcomes = run_suite(engine, [c for c in CASES if c["id"].startswith("card.seven/")])
-    skipped = [o for o in outcomes if o.skipped is not None]
-    assert [(o.id, o.skipped) for o in skipped] == [
-        (case["id"], "the engine: not this one, on purpose")
-    ]
-    assert counts(outcomes).failed == 0
+        (outcome,) = run_suite(engine, [], [], [position], perft_depth=2)
+    assert outcome.declined == "the engine: not this one, on purpose"
+    assert outcome.detail == ""  # depth 1 is the one declined: nothing was compared
 
 
 @pytest.mark.parametrize(
@@ -234,7 +372,12 @@ def test_a_malformed_supports_stops_the_run_with_status_2(
     engine = double(tmp_path, {"supports": {"players": [5]}})
     assert main(["check", "--engine", engine, "--only", "card.seven/"]) == 2
     out = capsys.readouterr().out
-    assert "not run: the engine is unusable: hello: supports.players" in out, out[-2000:]
+    total = sum(c["id"].startswith("card.seven/") for c in CASES)
+    assert (
+        f"the engine is unusable: hello: supports.players names 5; known: 4, 6, 8; {total} "
+        "items not run" in out
+    ), out[-2000:]
+    assert out.count("supports.players names 5") == 1 and "FAIL" not in out
 
 
 def test_filters_select_by_preset_players_and_ruling(capsys: pytest.CaptureFixture[str]) -> None:
@@ -251,11 +394,11 @@ def test_filters_select_by_preset_players_and_ruling(capsys: pytest.CaptureFixtu
         p for p in load_perft() if p["preset"] == "standard" and "players: 6" in p["position"]
     ]
     games_6 = [g for g in load_games() if (g["preset"], g["players"]) == ("standard", 6)]
-    assert summary(out) == (len(standard_6) + len(games_6) + len(perft_6), 0, 0)
+    assert summary(out) == (len(standard_6) + len(games_6) + len(perft_6), 0, 0, 0)
     assert main(["check", "--only-ruling", "move.verdict"]) == 0
     out = capsys.readouterr().out
     verdict = [c for c in CASES if "move.verdict" in c["rules"]]
-    assert summary(out) == (len(verdict), 0, 0) and "game vectors" not in out
+    assert summary(out) == (len(verdict), 0, 0, 0) and "game vectors" not in out
     assert main(["check", "--only-ruling", "card.sevn"]) == 2
     assert "--only-ruling: no ruling card.sevn" in capsys.readouterr().err
 
@@ -285,7 +428,7 @@ def test_perft_against_the_reference_finds_the_position_where_the_moves_differ(
         == f"depth 3: reference {position['counts'][2]}, engine {position['counts'][2] - 1}"
     )
     assert lines[2].strip().startswith(f"after {first}, {second}: depth 1: reference ")
-    assert f"the position after {first}, {second}:" in lines
+    assert f"the position after {first}, {second} (the engine's and the reference's):" in lines
     assert f"  {str(deep).splitlines()[4]}" in lines
     assert lines[-2:] == ["moves the reference lists and the engine does not:", f"  - {lost}"]
     status, out = check("perft", "--engine", engine, position["id"], "--depth", "1", "--divide")
@@ -294,3 +437,40 @@ def test_perft_against_the_reference_finds_the_position_where_the_moves_differ(
         "perft", "--engine", engine, position["id"], "--depth", "1", "--against-reference"
     )
     assert (status, out.strip()) == (0, "depth 1: the engine agrees with the reference")
+
+
+def test_perft_against_the_reference_compares_the_engines_positions_too(tmp_path: Path) -> None:
+    """An engine whose apply loses a card of the next seat's hand after any move from the
+    start: its counts differ one level down, though its moves in the reference's position
+    there are right. The finder asks the engine to apply the move, and shows its position."""
+    position = next(p for p in load_perft() if p["id"] == "arizona-4p-seed-1-deal")
+    state = case_state(position)
+    engine = double(tmp_path, {"apply_drop": [digest_of(str(state))]})
+    status, out = check(
+        "perft", "--engine", engine, position["id"], "--depth", "2", "--against-reference"
+    )
+    assert status == 1, out
+    lines = out.splitlines()
+    moved = next(
+        move
+        for move in legal_moves(state)
+        if len(legal_moves(apply(state, move)))
+        != len(legal_moves(replace_hand(apply(state, move))))
+    )
+    after = apply(state, moved)
+    assert lines[1].strip().startswith(f"after {moved}: depth 1: reference ")
+    assert f"the engine's position after {moved}:" in lines
+    assert f"the reference's position after {moved}:" in lines
+    theirs = lines[lines.index(f"the engine's position after {moved}:") + 1 :]
+    seat = after.turn
+    hand = next(x for x in str(after).splitlines() if x.startswith(f"hand {seat}:"))
+    assert f"  {hand}" not in theirs[: theirs.index("")]  # the engine's hand lacks a card
+    assert f"  {hand}" in lines[lines.index(f"the reference's position after {moved}:") :]
+    assert f"the engine's position after {moved} is not the reference's" in out
+
+
+def replace_hand(state: GameState) -> GameState:
+    """``state`` with the first card of the hand of the seat to act left out."""
+    hands = list(state.hands)
+    hands[state.turn] = hands[state.turn][1:]
+    return dataclasses.replace(state, hands=tuple(hands))

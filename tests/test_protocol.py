@@ -11,16 +11,14 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from checking import validator
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jsonschema import Draft202012Validator
 from played import examples
-from referencing import Registry, Resource
 
 from pegs_rules import __version__, apply, parse_notation, parse_position, to_data
 from pegs_rules.spec import SPECS, load_cases, load_games, load_perft
@@ -48,19 +46,6 @@ SERVE = [sys.executable, "-m", "pegs_rules.spec", "serve"]
 # --- schemas ------------------------------------------------------------------------------------
 
 
-@cache
-def validator(name: str) -> Draft202012Validator:
-    """A validator for ``specs/schema/protocol/<name>.schema.json``, other schemas resolved."""
-    resources = []
-    for path in (SPECS / "schema").rglob("*.schema.json"):
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((schema["$id"], Resource.from_contents(schema)))
-    registry: Registry[Any] = Registry().with_resources(resources)
-    schema = json.loads((SPECS / "schema" / "protocol" / f"{name}.schema.json").read_text("utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, registry=registry)
-
-
 def check_message(name: str, message: object) -> None:
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator(name).iter_errors(message)]
     assert not errors, (name, errors)
@@ -71,6 +56,7 @@ class CheckedEngine(ReferenceEngine):
     few of each form (type, fields sent, fields answered)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.forms: Counter[tuple[str, ...]] = Counter()
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -283,7 +269,7 @@ def test_the_reference_engine_passes_over_a_pipe(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr
     assert "card.seven.split.order" in done.stdout and "game vectors" in done.stdout
     total = len(CASES) + len(GAMES) + len(PERFT)
-    assert f"\n{total} passed, 0 failed, 0 skipped in " in done.stdout
+    assert f"\n{total} passed, 0 failed, 0 skipped, 0 declined in " in done.stdout
     root = ET.parse(junit).getroot()
     assert (root.get("tests"), root.get("failures"), root.get("skipped")) == (str(total), "0", "0")
     names = {case.get("name") for case in root.iter("testcase")}
@@ -419,8 +405,15 @@ def test_an_engine_that_never_starts_fails_everything_and_exits_2(
     engine = f"{sys.executable} -c 'import sys; sys.exit(5)'"
     assert main(["check", "--engine", engine, "--timeout", "5"]) == 2
     out = capsys.readouterr().out
-    assert "not run: the engine is unusable: the engine did not answer hello" in out
-    assert "exit status 5" in out
+    total = len(CASES) + len(GAMES) + len(PERFT)
+    said = "the engine is unusable: the engine did not answer hello: the engine exited (exit"
+    assert f"{said} status 5); {total} items not run\n" in out
+    assert out.count("exit status 5") == 1 and "FAIL" not in out  # reported once
+    assert (
+        out.rstrip()
+        .splitlines()[-1]
+        .startswith(f"0 passed, 0 failed, 0 skipped, 0 declined, {total} not run in ")
+    )
 
 
 def test_an_engine_speaking_another_protocol_is_refused() -> None:

@@ -8,6 +8,7 @@
   program, with timeouts and restarts;
 * :mod:`~pegs_rules.spec.supports`: what an engine says it supports, and what
   each item needs;
+* :mod:`~pegs_rules.spec.derive`: items re-judged under an engine's fixed rules;
 * :mod:`~pegs_rules.spec.harness`: checking an engine against the suite
   (``python -m pegs_rules.spec check``);
 * :mod:`~pegs_rules.spec.report`: the outcomes as a text report, a Markdown
@@ -16,6 +17,11 @@
   (``python -m pegs_rules.spec perft``);
 * :mod:`~pegs_rules.spec.divergence`: perft over the protocol, and where an
   engine's move generator parts from the reference's;
+* :mod:`~pegs_rules.spec.fuzz`: random games against the reference
+  (``python -m pegs_rules.spec fuzz``), with :mod:`~pegs_rules.spec.plan` (what
+  it plays), :mod:`~pegs_rules.spec.probe` (the comparisons), :mod:`~pegs_rules.spec.altered` (altered moves),
+  :mod:`~pegs_rules.spec.shrink` (shrinking) and :mod:`~pegs_rules.spec.finding`
+  (a divergence as a case and a perft position);
 * :mod:`~pegs_rules.spec.record`: recording the regression vectors;
 * :mod:`~pegs_rules.spec.command`: the command line.
 

@@ -1,12 +1,18 @@
 """Talking to an engine over the protocol: in this process, or as a program with timeouts.
 
-An :class:`Engine` answers one request at a time. :class:`ReferenceEngine`
+An :class:`Engine` answers requests in order. :class:`ReferenceEngine`
 is this library, called directly; :class:`EngineProcess` runs any program
-that speaks the protocol on its standard input and output. A process that
-does not answer within the timeout, exits, or answers out of turn makes
-:meth:`~EngineProcess.ask` raise :class:`EngineFailure` for that request
-and is stopped; the next request starts it again (with a new handshake).
-If it cannot even answer the handshake, :class:`EngineUnusable` is raised.
+that speaks the protocol on its standard input and output. :meth:`~Engine.ask`
+sends a request and waits for its answer; :meth:`~Engine.send` and
+:meth:`~Engine.receive` keep several requests in flight (the engine still
+reads one line and answers one line at a time, in order), so that a program
+is never left waiting for the next request: the fuzzer works so. Fields
+shared by many requests (a position) can be encoded once (:class:`Shared`).
+A process that does not answer within the timeout, exits, or answers out of
+turn makes the call raise :class:`EngineFailure` for that request and is
+stopped, every request in flight lost; the next request starts it again
+(with a new handshake). If it cannot even answer the handshake,
+:class:`EngineUnusable` is raised.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import subprocess
 import threading
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
 from pegs_rules.errors import PegsError
@@ -37,6 +44,21 @@ class EngineUnusable(EngineFailure):
     """An engine that cannot be started or does not answer the handshake."""
 
 
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """Fields that many requests carry alike (a position), encoded as JSON once."""
+
+    fields: dict[str, Any]
+    text: str
+
+    @classmethod
+    def of(cls, fields: dict[str, Any]) -> Shared:
+        return cls(fields, json.dumps(fields))
+
+
+_NOTHING = Shared({}, "{}")
+
+
 class Engine(Protocol):
     """Anything that answers protocol requests."""
 
@@ -51,6 +73,15 @@ class Engine(Protocol):
         """The answer to ``request``; :class:`EngineFailure` if there is none."""
         ...
 
+    def send(self, request: dict[str, Any], shared: Shared = _NOTHING) -> None:
+        """Send ``request`` with the ``shared`` fields, without waiting for its answer."""
+        ...
+
+    def receive(self) -> dict[str, Any]:
+        """The answer to the oldest request sent and not yet answered; :class:`EngineFailure`
+        if there is none (the requests still in flight are lost)."""
+        ...
+
     def close(self) -> None:
         """Stop the engine."""
         ...
@@ -61,6 +92,9 @@ class ReferenceEngine:
 
     name = "pegs-rules (in process)"
 
+    def __init__(self) -> None:
+        self._answers: deque[dict[str, Any]] = deque()
+
     def handshake(self) -> dict[str, Any]:
         return self.ask({"id": 0, "type": "hello", "protocol": PROTOCOL})
 
@@ -69,6 +103,12 @@ class ReferenceEngine:
         if answer is None:  # pragma: no cover - the harness never sends quit here
             raise EngineFailure("no answer to quit")
         return answer
+
+    def send(self, request: dict[str, Any], shared: Shared = _NOTHING) -> None:
+        self._answers.append(self.ask({"id": 0, **request, **shared.fields}))
+
+    def receive(self) -> dict[str, Any]:
+        return self._answers.popleft()
 
     def close(self) -> None:
         """Nothing to stop."""
@@ -90,9 +130,11 @@ class EngineProcess:
         self.restarts = 0
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
         self._stderr_reader = threading.Thread()
         self._next_id = 0
+        self._in_flight: deque[int] = deque()
 
     def handshake(self) -> dict[str, Any]:
         if self._process is None:
@@ -100,24 +142,31 @@ class EngineProcess:
         return self.hello
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.send(request)
+        return self.receive()
+
+    def send(self, request: dict[str, Any], shared: Shared = _NOTHING) -> None:
         if self._process is None:
             self._start()
-        return self._exchange(request)
+        self._put(request, shared)
+
+    def receive(self) -> dict[str, Any]:
+        return self._take()
 
     def close(self) -> None:
         """Ask the engine to quit; stop it if it does not within a second."""
         process = self._process
         if process is None:
             return
-        with contextlib.suppress(OSError, ValueError):
-            self._send({"id": self._next_id, "type": "quit"})
-            assert process.stdin is not None
-            process.stdin.close()
+        self._next_id += 1
+        self._outbox.put(json.dumps({"id": self._next_id, "type": "quit"}).encode("utf-8") + b"\n")
+        self._outbox.put(None)  # the writer closes the engine's input
         try:
             process.wait(timeout=1)
         except subprocess.TimeoutExpired:
             self._kill()
         self._process = None
+        self._in_flight.clear()
 
     def __enter__(self) -> EngineProcess:
         return self
@@ -131,6 +180,7 @@ class EngineProcess:
         if self.hello:
             self.restarts += 1
         self._lines = queue.Queue()
+        self._outbox = queue.Queue()
         self._stderr = deque(maxlen=_STDERR_LINES)
         try:
             process = subprocess.Popen(
@@ -143,7 +193,11 @@ class EngineProcess:
         except OSError as error:
             raise EngineUnusable(f"cannot start {self.name!r}: {error}") from None
         self._process = process
+        assert process.stdin is not None
         assert process.stdout is not None and process.stderr is not None
+        threading.Thread(
+            target=_write_lines, args=(process.stdin, self._outbox), daemon=True
+        ).start()
         threading.Thread(
             target=_read_lines, args=(process.stdout, self._lines), daemon=True
         ).start()
@@ -164,12 +218,25 @@ class EngineProcess:
         self.name = f"{' '.join(self.command)} ({hello.get('engine')} {hello.get('version')})"
 
     def _exchange(self, request: dict[str, Any]) -> dict[str, Any]:
+        self._put(request, _NOTHING)
+        return self._take()
+
+    def _put(self, request: dict[str, Any], shared: Shared) -> None:
+        """Queue ``request`` (its id the next one), with the ``shared`` fields spliced in, for
+        the writer: a program that stops reading its input never blocks the caller, whose
+        wait for the answer then times out."""
         self._next_id += 1
-        ident = self._next_id
-        try:
-            self._send({"id": ident, **request})
-        except OSError:
-            raise self._failure("the engine stopped reading its input") from None
+        text = json.dumps({"id": self._next_id, **request})
+        if shared.fields:
+            text = text[:-1] + ", " + shared.text[1:]
+        self._outbox.put(text.encode("utf-8") + b"\n")
+        self._in_flight.append(self._next_id)
+
+    def _take(self) -> dict[str, Any]:
+        """The answer to the oldest request in flight, which must carry its id."""
+        if not self._in_flight:
+            raise EngineFailure("no request is waiting for an answer")
+        ident = self._in_flight.popleft()
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
@@ -187,13 +254,9 @@ class EngineProcess:
             raise self._failure(f"an answer out of turn (not id {ident}): {_clip(line)}")
         return answer
 
-    def _send(self, request: dict[str, Any]) -> None:
-        assert self._process is not None and self._process.stdin is not None
-        self._process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
-        self._process.stdin.flush()
-
     def _failure(self, what: str) -> EngineFailure:
         """Stop the engine (it is restarted for the next request) and say what went wrong."""
+        self._in_flight.clear()
         code = self._kill()
         self._stderr_reader.join(timeout=1)
         tail = list(self._stderr)
@@ -207,6 +270,7 @@ class EngineProcess:
         process, self._process = self._process, None
         if process is None:
             return None
+        self._outbox.put(None)
         code = process.poll()
         if code is None:
             if os.name == "posix":
@@ -220,6 +284,17 @@ class EngineProcess:
                 if pipe is not None:
                     pipe.close()
         return code
+
+
+def _write_lines(pipe: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    """Write each line queued, until ``None``; then close the pipe. A pipe that fails (the
+    program exited) ends the writing: the reader sees the program's end."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in iter(lines.get, None):
+            pipe.write(line)
+            if lines.empty():
+                pipe.flush()
+        pipe.close()
 
 
 def _read_lines(pipe: IO[bytes], lines: queue.Queue[bytes | None]) -> None:

@@ -6,30 +6,43 @@ replays a game vector turn by turn (each turn's position as the harness's
 own replay of the vector has it, with the reshuffled pile whenever the turn
 reshuffles), compares digests and, after a difference, goes on from the
 vector's own position; :func:`run_perft` compares perft counts. An engine
-failure (no answer in time, a crash, garbage) fails that item only; an item
-the engine does not support (its ``hello`` says so, or it answers
-``unsupported``) is skipped. :mod:`pegs_rules.spec.report` prints the
-outcomes.
+failure (no answer in time, a crash, garbage) fails that item only. An item
+the engine's ``hello`` does not cover is skipped, unsent; an item it covers
+but declines while running (an ``unsupported`` answer) is declined, which
+fails the run unless declines are allowed (:class:`Scoring`). An engine that
+plays fixed rules is checked on each item under them, against the reference
+engine's answer there (:mod:`pegs_rules.spec.derive`).
+:mod:`pegs_rules.spec.report` prints the outcomes.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from pegs_rules.cards import parse_cards
 from pegs_rules.errors import PegsError
 from pegs_rules.moves import parse_notation
 from pegs_rules.position import parse_position
+from pegs_rules.rules import Rules
 from pegs_rules.serialize import from_data, to_data
+from pegs_rules.spec.derive import CannotDerive, derive_case, derive_game, derive_perft, marker
 from pegs_rules.spec.engine import Engine, EngineFailure, EngineUnusable, ReferenceEngine
 from pegs_rules.spec.perft import divide
 from pegs_rules.spec.protocol import apply_with_pile, read_test_state
-from pegs_rules.spec.suite import case_state, digest, digest_of, holds, line_of, rules_of
+from pegs_rules.spec.suite import (
+    case_state,
+    dealt_facts,
+    digest,
+    digest_of,
+    holds,
+    line_of,
+    rules_of,
+)
 from pegs_rules.spec.supports import (
     Needs,
     Supports,
@@ -50,16 +63,40 @@ NO_MOVES = "(no moves)"
 
 
 @dataclass(frozen=True, slots=True)
+class Scoring:
+    """How outcomes count towards a run's verdict.
+
+    Attributes:
+        ids: ``"strict"`` (the default): a rejection naming another ruling than the suite's
+            fails; ``"lenient"``: it passes (it is counted apart either way).
+        allow_declines: whether an item the engine declined while running (an
+            ``unsupported`` answer to an item its ``hello`` covers) passes as skipped;
+            by default it fails (it is counted apart either way).
+    """
+
+    ids: str = "strict"
+    allow_declines: bool = False
+
+
+STRICT = Scoring()
+"""The default scoring: ruling ids compared strictly, and every decline a failure."""
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """How an engine did on one case, game vector or perft position.
 
     Attributes:
         id: the case id, ``game/ID`` or ``perft/ID``.
         group: the case's main ruling, or ``game vectors`` or ``perft``.
-        problem: what went wrong, ``None`` if it passed or was skipped.
+        problem: what went wrong, ``None`` if it passed or was not judged.
         diff: expected (``-``) and received (``+``) lines.
         seconds: the time it took.
-        skipped: why the item was not run (the engine does not support it), or ``None``.
+        skipped: why the item was not sent (the engine's ``hello`` does not cover it), or
+            ``None``.
+        declined: the engine's reason for declining the item while running (it answered
+            ``unsupported``), or ``None``.
+        not_run: why the item was not run (the engine became unusable), or ``None``.
         other_ruling: the engine rejected the move as expected, naming another ruling
             (``problem`` says which); ``--ids lenient`` counts it as passed.
         position: the position text of the request that went wrong.
@@ -70,6 +107,9 @@ class Outcome:
         detail: for a game vector, how many turns were compared and agreed.
         rerun: the arguments of ``python -m pegs_rules.spec`` (after the command, before
             ``--engine``) that run this item again: ``("check", "--only", ID)``.
+        why: the case's ``why``: the reason its expectation holds.
+        derived: how the expectation was derived, if it is not the suite's own (the engine
+            plays fixed rules: :mod:`pegs_rules.spec.derive`).
     """
 
     id: str
@@ -78,6 +118,8 @@ class Outcome:
     diff: tuple[str, ...] = ()
     seconds: float = 0.0
     skipped: str | None = None
+    declined: str | None = None
+    not_run: str | None = None
     other_ruling: bool = False
     position: str = ""
     move: str = ""
@@ -86,18 +128,29 @@ class Outcome:
     reason: str = ""
     detail: str = ""
     rerun: tuple[str, ...] = ()
+    why: str = ""
+    derived: str | None = None
 
     @property
     def passed(self) -> bool:
         """Whether the engine got it right (ruling ids compared strictly)."""
-        return self.problem is None and self.skipped is None
+        return self.judged and self.problem is None
 
-    def failed(self, ids: str = "strict") -> bool:
-        """Whether this counts as a failure; with ``ids="lenient"`` a rejection naming another
-        ruling does not."""
-        if self.problem is None or self.skipped is not None:
+    @property
+    def judged(self) -> bool:
+        """Whether the engine answered for this item (it was neither skipped, declined nor
+        left unrun)."""
+        return self.skipped is None and self.declined is None and self.not_run is None
+
+    def fails(self, scoring: Scoring = STRICT) -> bool:
+        """Whether this outcome fails the run under ``scoring``: a wrong answer (a rejection
+        naming another ruling only under strict ids), or a decline unless declines are
+        allowed."""
+        if self.declined is not None:
+            return not scoring.allow_declines
+        if self.problem is None or not self.judged:
             return False
-        return not (self.other_ruling and ids == "lenient")
+        return not (self.other_ruling and scoring.ids == "lenient")
 
 
 class _Wrong(Exception):
@@ -131,21 +184,38 @@ class _Wrong(Exception):
         """The engine gave no answer (a timeout, an exit, garbage)."""
 
 
-class _Unsupported(Exception):
-    """The engine answered ``unsupported``."""
+class _Declined(Exception):
+    """The engine answered ``unsupported``; ``detail`` says what was compared before."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.detail = detail
 
 
-def _timed(item: str, group: str, judge: Callable[[], str], rerun: tuple[str, ...]) -> Outcome:
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """What an outcome says of its item besides the verdict."""
+
+    id: str
+    group: str
+    rerun: tuple[str, ...]
+    why: str = ""
+    derived: str | None = None
+
+
+def _timed(item: _Item, judge: Callable[[], str]) -> Outcome:
     """Run ``judge`` (which returns a detail line); an engine failure, a wrong answer or an
     ``unsupported`` answer settles this item only."""
     start = time.perf_counter()
+    common: dict[str, Any] = {"why": item.why, "derived": item.derived}
     try:
         detail = judge()
     except _Wrong as wrong:
         request = wrong.request
         return Outcome(
-            item,
-            group,
+            item.id,
+            item.group,
             wrong.problem,
             wrong.diff,
             time.perf_counter() - start,
@@ -156,11 +226,21 @@ def _timed(item: str, group: str, judge: Callable[[], str], rerun: tuple[str, ..
             received=wrong.received,
             reason=wrong.reason,
             detail=wrong.detail,
-            rerun=wrong.rerun or rerun,
+            rerun=wrong.rerun or item.rerun,
+            **common,
         )
-    except _Unsupported as unsupported:
-        return Outcome(item, group, seconds=time.perf_counter() - start, skipped=str(unsupported))
-    return Outcome(item, group, seconds=time.perf_counter() - start, detail=detail, rerun=rerun)
+    except _Declined as declined:
+        return Outcome(
+            item.id,
+            item.group,
+            seconds=time.perf_counter() - start,
+            declined=declined.reason,
+            detail=declined.detail,
+            rerun=item.rerun,
+            **common,
+        )
+    seconds = time.perf_counter() - start
+    return Outcome(item.id, item.group, seconds=seconds, detail=detail, rerun=item.rerun, **common)
 
 
 # --- asking -------------------------------------------------------------------------------------
@@ -182,38 +262,70 @@ def position_fields(state: GameState, *, made: bool = False) -> dict[str, Any]:
     return fields
 
 
-def _ask(engine: Engine, request: dict[str, Any], *results: str) -> dict[str, Any]:
-    """The engine's answer, which must hold one of ``results``."""
+def _ask(
+    engine: Engine, request: dict[str, Any], *results: str, expected: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The engine's answer, which must hold one of ``results``; a :class:`_Wrong` says what
+    went wrong otherwise, with ``expected`` and what came instead."""
+    expected = tuple(expected)
     try:
         answer = engine.ask(request)
     except EngineUnusable:
         raise
     except EngineFailure as error:
-        raise _Wrong(f"engine failure: {error}", request=request, engine_failure=True) from None
-    if "unsupported" in answer and not any(r in answer for r in results):
-        raise _Unsupported(f"the engine: {answer['unsupported']}")
-    if "error" in answer and not any(r in answer for r in results):
+        first = str(error).splitlines()[0]
+        raise _Wrong(
+            f"engine failure: {error}",
+            request=request,
+            expected=expected,
+            received=[f"no answer: {first}"],
+            engine_failure=True,
+        ) from None
+    if any(r in answer for r in results):
+        return answer
+    if "unsupported" in answer:
+        raise _Declined(f"the engine: {answer['unsupported']}")
+    if "error" in answer:
         raise _Wrong(
             f"the engine answered with an error: {answer['error']}",
             request=request,
+            expected=expected,
             received=[f"error: {answer['error']}"],
             reason=str(answer["error"]),
         )
-    if not any(r in answer for r in results):
-        raise _Wrong(
-            f"the answer has none of {', '.join(results)}: {sorted(answer)}", request=request
-        )
-    return answer
+    raise _Wrong(
+        f"the answer has none of {', '.join(results)}: {sorted(answer)}",
+        request=request,
+        expected=expected,
+        received=[_clip(answer)],
+    )
 
 
-def _answered_state(answer: dict[str, Any], request: dict[str, Any]) -> GameState:
+def _answered_state(
+    answer: dict[str, Any], request: dict[str, Any], expected: Iterable[str] = ()
+) -> GameState:
     """The position in an answer: its position text if it has one, else its state JSON."""
     try:
         if isinstance(answer.get("position"), str):
             return parse_position(answer["position"])
         return from_data(answer["state"], "state")
-    except PegsError as error:
-        raise _Wrong(f"the answer's position cannot be read: {error}", request=request) from None
+    except (PegsError, KeyError) as error:
+        if isinstance(answer.get("position"), str):
+            sent = answer["position"].splitlines()
+        else:
+            sent = [_clip(answer.get("state"))]
+        raise _Wrong(
+            f"the answer's position cannot be read: {error}",
+            request=request,
+            expected=expected,
+            received=["a position that cannot be read:", *sent],
+        ) from None
+
+
+def _clip(value: object, size: int = 300) -> str:
+    """A JSON value on one line, cut at ``size`` characters."""
+    text = json.dumps(value)
+    return text if len(text) <= size else text[:size] + "..."
 
 
 def _moves_text(moves: list[str]) -> tuple[str, ...]:
@@ -227,10 +339,13 @@ def _moves_text(moves: list[str]) -> tuple[str, ...]:
 # --- cases --------------------------------------------------------------------------------------
 
 
-def run_case(engine: Engine, case: dict[str, Any]) -> Outcome:
-    """Check ``engine`` on one conformance case."""
-    rerun = ("check", "--only", case["id"])
-    return _timed(case["id"], case["rules"][0], lambda: _judge_case(engine, case), rerun)
+def run_case(engine: Engine, case: dict[str, Any], derived: str | None = None) -> Outcome:
+    """Check ``engine`` on one conformance case (``derived``: how its expectation was derived,
+    if it is not the suite's own)."""
+    item = _Item(
+        case["id"], case["rules"][0], ("check", "--only", case["id"]), case["why"], derived
+    )
+    return _timed(item, lambda: _judge_case(engine, case))
 
 
 def _judge_case(engine: Engine, case: dict[str, Any]) -> str:
@@ -241,47 +356,52 @@ def _judge_case(engine: Engine, case: dict[str, Any]) -> str:
     state = case_state(case)
     if "legal" in expect:
         request = {"type": "legal", **position_fields(state, made=True)}
-        _judge_moves(_ask(engine, request, "moves")["moves"], expect["legal"], request)
+        expected = _moves_text(expect["legal"])
+        moves = _ask(engine, request, "moves", expected=expected)["moves"]
+        _judge_moves(moves, expect["legal"], request)
         return ""
     request = {"type": "apply", **position_fields(state, made=True), "move": case["move"]}
-    answer = _ask(engine, request, "illegal", "position", "state")
+    if "illegal" in expect:
+        expected = (f"illegal: {expect['illegal']}",)
+    else:
+        expected = ("legal; afterwards:", *expect["after"])
+    answer = _ask(engine, request, "illegal", "position", "state", expected=expected)
     reason = str(answer.get("reason", ""))
     if "illegal" in expect:
         if answer.get("illegal") == expect["illegal"]:
             return ""
-        want = f"illegal: {expect['illegal']}"
         if "illegal" in answer:
             raise _Wrong(
                 f"the move is illegal, but for {expect['illegal']}, not {answer['illegal']}",
                 request=request,
-                expected=[want],
+                expected=expected,
                 received=[f"illegal: {answer['illegal']}"],
                 reason=reason,
                 other_ruling=True,
             )
-        after = _answered_state(answer, request)
+        after = _answered_state(answer, request, expected)
         raise _Wrong(
             "the move should be illegal",
             request=request,
-            expected=[want],
+            expected=expected,
             received=["accepted; the position after it:", *str(after).splitlines()],
         )
     if "illegal" in answer:
         raise _Wrong(
             f"the move should be legal; rejected with {answer['illegal']} {reason}".rstrip(),
             request=request,
-            expected=["legal; afterwards:", *expect["after"]],
+            expected=expected,
             received=[f"illegal: {answer['illegal']}"],
             reason=reason,
         )
-    after = _answered_state(answer, request)
+    after = _answered_state(answer, request, expected)
     wrong = [line for line in expect["after"] if not holds(after, line)]
     if wrong:
         raise _Wrong(
             "after the move the position differs",
             [f"- {line}" for line in wrong] + [f"+ {line_of(after, line)}" for line in wrong],
             request=request,
-            expected=["legal; afterwards:", *expect["after"]],
+            expected=expected,
             received=["the position after it:", *str(after).splitlines()],
         )
     return ""
@@ -290,7 +410,12 @@ def _judge_case(engine: Engine, case: dict[str, Any]) -> str:
 def _judge_moves(got: object, expected: list[str], request: dict[str, Any]) -> None:
     """``moves`` compared as a set of move texts, each listed once (``specs/protocol.md``)."""
     if not isinstance(got, list) or not all(isinstance(m, str) for m in got):
-        raise _Wrong(f"moves: expected a list of move texts, got {got!r:.100}", request=request)
+        raise _Wrong(
+            f"moves: expected a list of move texts, got {got!r:.100}",
+            request=request,
+            expected=_moves_text(expected),
+            received=[_clip(got)],
+        )
     missing = sorted(set(expected) - set(got))
     unexpected = sorted(set(got) - set(expected))
     twice = sorted(m for m, n in Counter(got).items() if n > 1)
@@ -310,6 +435,7 @@ def _judge_deal(engine: Engine, preset: str, deal: dict[str, Any], dealt: dict[s
     house = deal.get("rules", [])
     rules = to_data(rules_of(preset, house))
     del rules["format"], rules["type"]
+    expected = [f"{k}: {dealt[k]}" for k in dealt]
     for seed in DEAL_SEEDS:
         request = {
             "type": "deal",
@@ -320,25 +446,24 @@ def _judge_deal(engine: Engine, preset: str, deal: dict[str, Any], dealt: dict[s
             "house_rules": house,
             "rules": rules,
         }
-        answer = _ask(engine, request, "position", "state")
-        state = _answered_state(answer, request)
-        cards = Counter(c.symbol for c in state.draw_pile + sum(state.hands, ()))
-        facts = {
-            "hand_sizes": [len(h) for h in state.hands],
-            "draw_pile": len(state.draw_pile),
-            "first_turn": state.turn,
-            "cards": dict(cards),
+        shown = {
+            "position": f"deal: players {deal['players']}, dealer {deal['dealer']}, "
+            f"seed {seed}, preset {preset}" + "".join(f", {r}" for r in house)
         }
-        wrong = [k for k in dealt if dealt[k] != facts[k]]
-        if wrong:
+        try:
+            answer = _ask(engine, request, "position", "state", expected=expected)
+            state = _answered_state(answer, request, expected)
+        except _Wrong as unanswered:
+            unanswered.request = shown
+            raise
+        facts = dealt_facts(state)
+        differ = [k for k in dealt if dealt[k] != facts[k]]
+        if differ:
             raise _Wrong(
                 f"seed {seed}: the deal differs",
-                [f"- {k}: {dealt[k]}" for k in wrong] + [f"+ {k}: {facts[k]}" for k in wrong],
-                request={
-                    "position": f"deal: players {deal['players']}, dealer {deal['dealer']}, "
-                    f"seed {seed}, preset {preset}" + "".join(f", {r}" for r in house)
-                },
-                expected=[f"{k}: {dealt[k]}" for k in dealt],
+                [f"- {k}: {dealt[k]}" for k in differ] + [f"+ {k}: {facts[k]}" for k in differ],
+                request=shown,
+                expected=expected,
                 received=[f"{k}: {facts[k]}" for k in dealt],
             )
 
@@ -346,10 +471,11 @@ def _judge_deal(engine: Engine, preset: str, deal: dict[str, Any], dealt: dict[s
 # --- game vectors -------------------------------------------------------------------------------
 
 
-def run_game(engine: Engine, record: dict[str, Any]) -> Outcome:
+def run_game(engine: Engine, record: dict[str, Any], derived: str | None = None) -> Outcome:
     """Check ``engine`` on every turn of a game vector."""
-    rerun = ("check", "--only", f"game/{record['id']}")
-    return _timed(f"game/{record['id']}", GAMES, lambda: _judge_game(engine, record), rerun)
+    game_id = f"game/{record['id']}"
+    item = _Item(game_id, GAMES, ("check", "--only", game_id), derived=derived)
+    return _timed(item, lambda: _judge_game(engine, record))
 
 
 @dataclass
@@ -361,7 +487,8 @@ class _Difference:
 
 
 def _judge_game(engine: Engine, record: dict[str, Any]) -> str:
-    """Every turn, going on from the vector's own position after a difference."""
+    """Every turn, going on from the vector's own position after a difference; a decline
+    ends the vector, the turns before it scored."""
     state = parse_position("\n".join(record["start"]))
     if state.rules != rules_of(record["preset"], record.get("rules", [])):
         raise _Wrong("the start position's rules are not the vector's preset and rules")
@@ -380,7 +507,10 @@ def _judge_game(engine: Engine, record: dict[str, Any]) -> str:
             raise _Wrong(
                 f"turn {number}: the vector's {text} cannot be replayed: {error}"
             ) from None
-        wrong = _judge_turn(engine, request, after, expected)
+        try:
+            wrong = _judge_turn(engine, request, after, expected)
+        except _Declined as declined:
+            raise _declined_turn(number, declined, compared, agreed, first) from None
         if wrong is not None and wrong.engine_failure:  # no use asking again turn after turn
             wrong.problem = f"turn {number}: {wrong.problem}"
             wrong.detail = _turns(compared, agreed, first) + f"; stopped at turn {number}"
@@ -393,20 +523,35 @@ def _judge_game(engine: Engine, record: dict[str, Any]) -> str:
         state = after
     detail = _turns(compared, agreed, first)
     if first is not None:
-        wrong = first.wrong
-        raise _Wrong(
-            f"{compared - agreed} of {compared} turns differ; the first, turn {first.turn}: "
-            + wrong.problem,
-            wrong.diff,
-            request=wrong.request,
-            expected=wrong.expected,
-            received=wrong.received,
-            reason=wrong.reason,
-            detail=detail,
-        )
+        raise _first_difference(first, compared, agreed, detail)
     if state.winner != record["winner"]:
         raise _Wrong(f"the game ends with winner {state.winner}, not {record['winner']}")
     return detail
+
+
+def _declined_turn(
+    number: int, declined: _Declined, compared: int, agreed: int, first: _Difference | None
+) -> _Wrong | _Declined:
+    """How a vector ends at a declined turn: a failure if a turn before it differed, else a
+    decline."""
+    detail = _turns(compared, agreed, first) + f"; the engine declined turn {number}"
+    if first is not None:
+        return _first_difference(first, compared, agreed, detail)
+    return _Declined(declined.reason, detail)
+
+
+def _first_difference(first: _Difference, compared: int, agreed: int, detail: str) -> _Wrong:
+    wrong = first.wrong
+    return _Wrong(
+        f"{compared - agreed} of {compared} turns differ; the first, turn {first.turn}: "
+        + wrong.problem,
+        wrong.diff,
+        request=wrong.request,
+        expected=wrong.expected,
+        received=wrong.received,
+        reason=wrong.reason,
+        detail=detail,
+    )
 
 
 def _turns(compared: int, agreed: int, first: _Difference | None) -> str:
@@ -419,20 +564,21 @@ def _judge_turn(
 ) -> _Wrong | None:
     """How the engine's answer to one turn of a vector differs, if it does."""
     text = request["move"]
+    want = ("legal; the position after it:", *str(after).splitlines())
     try:
-        answer = _ask(engine, request, "illegal", "position", "state")
+        answer = _ask(engine, request, "illegal", "position", "state", expected=want)
         if "illegal" in answer:
             reason = str(answer.get("reason", ""))
             return _Wrong(
                 f"{text} rejected with {answer['illegal']} {reason}".rstrip(),
                 request=request,
-                expected=["legal; the position after it:", *str(after).splitlines()],
+                expected=want,
                 received=[f"illegal: {answer['illegal']}"],
                 reason=reason,
             )
         if answer.get("position") and digest_of(str(answer["position"])) == expected:
             return None  # the usual case: the engine's text is the recorded one
-        got = _answered_state(answer, request)
+        got = _answered_state(answer, request, want)
     except _Wrong as wrong:
         if not wrong.engine_failure:
             wrong.problem = f"{text}: {wrong.problem}"
@@ -453,32 +599,38 @@ def _judge_turn(
 # --- perft --------------------------------------------------------------------------------------
 
 
-def run_perft(engine: Engine, position: dict[str, Any], max_depth: int) -> Outcome:
+def run_perft(
+    engine: Engine, position: dict[str, Any], max_depth: int, derived: str | None = None
+) -> Outcome:
     """Check ``engine``'s perft counts for one position, up to ``max_depth``."""
-    return _timed(
-        f"perft/{position['id']}",
-        PERFT,
-        lambda: _judge_perft(engine, position, max_depth),
-        ("check", "--only", f"perft/{position['id']}"),
-    )
+    item_id = f"perft/{position['id']}"
+    item = _Item(item_id, PERFT, ("check", "--only", item_id), derived=derived)
+    return _timed(item, lambda: _judge_perft(engine, position, max_depth))
 
 
 def _judge_perft(engine: Engine, position: dict[str, Any], max_depth: int) -> str:
     state = case_state(position)
     for depth, expected in enumerate(position["counts"][:max_depth], 1):
         request = {"type": "perft", **position_fields(state, made=True), "depth": depth}
-        nodes = _ask(engine, request, "nodes")["nodes"]
+        want = [f"nodes: {expected}"]
+        try:
+            nodes = _ask(engine, request, "nodes", expected=want)["nodes"]
+        except _Declined as declined:
+            if depth == 1:
+                raise
+            agreed = "depth 1" if depth == 2 else f"depths 1 to {depth - 1}"
+            raise _Declined(declined.reason, f"{agreed} agreed; declined depth {depth}") from None
         if nodes != expected:
-            answer = _ask(engine, {**request, "divide": True}, "nodes")
+            answer = _ask(engine, {**request, "divide": True}, "nodes", expected=want)
             got = answer.get("divide") or {}
-            want = divide(state, depth)
-            differ = [m for m in {**want, **got} if want.get(m) != got.get(m)]
+            split = divide(state, depth)
+            differ = [m for m in {**split, **got} if split.get(m) != got.get(m)]
             raise _Wrong(
                 f"depth {depth}: {nodes} nodes, expected {expected}",
-                [f"- {m}: {want[m]}" for m in differ if m in want]
+                [f"- {m}: {split[m]}" for m in differ if m in split]
                 + [f"+ {m}: {got[m]}" for m in differ if m in got],
                 request=request,
-                expected=[f"nodes: {expected}"],
+                expected=want,
                 received=[f"nodes: {nodes}"],
                 rerun=("perft", position["id"], "--depth", str(depth), "--against-reference"),
             )
@@ -486,6 +638,8 @@ def _judge_perft(engine: Engine, position: dict[str, Any], max_depth: int) -> st
 
 
 # --- the whole suite ----------------------------------------------------------------------------
+
+CASE, GAME, POSITION = "case", "game", "perft"
 
 
 def run_suite(
@@ -498,44 +652,71 @@ def run_suite(
 ) -> list[Outcome]:
     """Every case, game vector and perft position, in that order.
 
-    Items the engine's ``hello`` does not support are skipped. An engine
-    that becomes unusable (it no longer answers the handshake, or its
-    ``supports`` cannot be read) fails everything not yet run.
+    Items the engine's ``hello`` does not cover are skipped; with fixed
+    rules in it, each item is judged under them. An engine that becomes
+    unusable (it no longer answers the handshake, or its ``supports``
+    cannot be read) leaves everything not yet run unrun.
     """
-    jobs: list[tuple[str, str, Needs, Callable[[], Outcome]]] = []
+    items: list[tuple[str, str, str, dict[str, Any], Needs]] = []
     for case in cases:
-        job = partial(run_case, engine, case)
-        jobs.append((case["id"], case["rules"][0], needs_of_case(case), job))
+        items.append((CASE, case["id"], case["rules"][0], case, needs_of_case(case)))
     for record in games:
-        job = partial(run_game, engine, record)
-        jobs.append((f"game/{record['id']}", GAMES, needs_of_game(record), job))
+        items.append((GAME, f"game/{record['id']}", GAMES, record, needs_of_game(record)))
     if perft_depth > 0:
         for pos in perft_positions:
-            job = partial(run_perft, engine, pos, perft_depth)
-            jobs.append((f"perft/{pos['id']}", PERFT, needs_of_perft(pos), job))
+            items.append((POSITION, f"perft/{pos['id']}", PERFT, pos, needs_of_perft(pos)))
     outcomes: list[Outcome] = []
     broken: str | None = None
     supports = Supports()
-    if jobs:
+    if items:
         try:
             supports = Supports.from_hello(engine.handshake())
         except PegsError as error:
-            broken = f"not run: the engine is unusable: {error}"
-    for item, group, needs, run in jobs:
-        refusal = supports.refusal(needs)
-        if broken is None and refusal is None:
-            try:
-                outcome = run()
-            except EngineUnusable as error:
-                broken = f"not run: the engine is unusable: {error}"
-        if broken is not None:
-            outcome = Outcome(item, group, broken)
-        elif refusal is not None:
-            outcome = Outcome(item, group, skipped=refusal)
+            broken = f"the engine is unusable: {error}"
+    games_played: dict[tuple[int, int, Rules], str] = {}  # derived vectors: the first of each
+    for kind, item_id, group, item, needs in items:
+        outcome = Outcome(item_id, group, not_run=broken)
+        if broken is None:
+            refusal = supports.refusal(needs)
+            if refusal is None and kind == GAME:
+                game = (item["players"], item["seed"], supports.judged_rules(needs))
+                if games_played.setdefault(game, item_id) != item_id:
+                    refusal = f"under the engine's rules it is the game of {games_played[game]}"
+            if refusal is not None:
+                outcome = Outcome(item_id, group, skipped=refusal)
+            else:
+                try:
+                    outcome = _run_item(engine, supports, kind, item, needs, perft_depth)
+                except CannotDerive as error:
+                    outcome = Outcome(item_id, group, skipped=str(error))
+                except EngineUnusable as error:
+                    broken = f"the engine is unusable: {error}"
+                    outcome = Outcome(item_id, group, not_run=broken)
         outcomes.append(outcome)
         if progress is not None:
             progress(outcome)
     return outcomes
+
+
+def _run_item(
+    engine: Engine,
+    supports: Supports,
+    kind: str,
+    item: dict[str, Any],
+    needs: Needs,
+    perft_depth: int,
+) -> Outcome:
+    """One item's outcome on ``engine``, judged under the rules the engine plays (derived
+    from the reference engine when they are not the item's own)."""
+    rules = supports.judged_rules(needs)
+    derived = None if rules == needs.rules else marker(rules)
+    if kind == CASE:
+        return run_case(engine, item if derived is None else derive_case(item, rules), derived)
+    if kind == GAME:
+        return run_game(engine, item if derived is None else derive_game(item, rules), derived)
+    if derived is not None:
+        item = derive_perft(item, rules, perft_depth)
+    return run_perft(engine, item, perft_depth, derived)
 
 
 def check_case(case: dict[str, Any], engine: Engine | None = None) -> str | None:
@@ -551,4 +732,4 @@ def check_game(record: dict[str, Any], engine: Engine | None = None) -> str | No
 def _problem(outcome: Outcome) -> str | None:
     if outcome.passed:
         return None
-    return "\n".join([outcome.problem or outcome.skipped or "", *outcome.diff])
+    return "\n".join([outcome.problem or outcome.declined or "", *outcome.diff])

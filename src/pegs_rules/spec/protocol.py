@@ -32,6 +32,7 @@ import json
 import sys
 from collections import Counter
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, TextIO
 
 from pegs_rules import __version__
@@ -186,10 +187,20 @@ def _cards(request: dict[str, Any], name: str) -> tuple[Rank, ...]:
 
 
 def _position(request: dict[str, Any]) -> GameState:
-    """The request's position: its state JSON if it has one, else its position text."""
+    """The request's position: its state JSON if it has one, else its position text.
+
+    A client asks many questions about one position (the fuzzer asks about every move of
+    it): the last few positions read are kept, by their JSON, and not read again.
+    """
     if "state" in request:
-        return read_test_state(_field(request, "state", dict))
+        return _read_state(json.dumps(_field(request, "state", dict)))
     return parse_position(_field(request, "position", str))
+
+
+@lru_cache(maxsize=8)
+def _read_state(text: str) -> GameState:
+    """:func:`read_test_state` of a state JSON text (states are immutable: one can be kept)."""
+    return read_test_state(json.loads(text))
 
 
 def read_test_state(data: dict[str, Any]) -> GameState:

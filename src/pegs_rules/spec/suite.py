@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,16 @@ def line_of(state: GameState, line: str) -> str:
     key = line.partition(":")[0].strip()
     found = (x for x in str(state).splitlines() if x.partition(":")[0].strip() == key)
     return next(found, f"{key}: none")
+
+
+def dealt_facts(state: GameState) -> dict[str, Any]:
+    """What a deal case checks of a dealt position: what holds for every shuffle."""
+    return {
+        "hand_sizes": [len(hand) for hand in state.hands],
+        "draw_pile": len(state.draw_pile),
+        "first_turn": state.turn,
+        "cards": dict(Counter(c.symbol for c in state.draw_pile + sum(state.hands, ()))),
+    }
 
 
 def digest(state: GameState) -> str:

@@ -1,0 +1,169 @@
+"""Suite items re-judged under an engine's own rules: derived expectations.
+
+An engine that plays fixed rules (``supports.rules`` in its ``hello``) is
+checked on every item it can play: each case's position is set up under the
+engine's rules and the reference engine says what the answer must be there
+(the legal moves, the verdict on the move and the position after it, the
+facts of a deal); a game vector is played again from its seed by the same
+greedy bots under those rules; a perft position is counted again. The
+results have the suite's own formats, so the harness checks them as it
+checks the suite, and marks them as derived. An item that cannot be set up
+under the rules (a deck too small for its cards, a draw pile that could run
+out within a perft depth) raises :class:`CannotDerive`.
+
+>>> from pegs_rules.rules import Nine, Rules
+>>> case = {"id": "card.nine/x", "rules": ["card.nine"], "preset": "arizona",
+...         "position": ["pegs 0: 10 30", "hand 0: 9"], "why": "a 9 splits",
+...         "expect": {"legal": []}}
+>>> len(derive_case(case, Rules())["expect"]["legal"]), derive_case(case, Rules(nine=Nine.PLAIN))["expect"]
+(10, {'legal': ['9 0:10-19', '9 0:30-39']})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pegs_rules.bots import GreedyBot
+from pegs_rules.errors import IllegalMoveError, PegsError
+from pegs_rules.movegen import legal_moves
+from pegs_rules.moves import parse_notation
+from pegs_rules.position import parse_position
+from pegs_rules.rules import PRESETS, Rules
+from pegs_rules.serialize import to_data
+from pegs_rules.spec.protocol import read_test_state
+from pegs_rules.spec.record import enough_cards, record_game
+from pegs_rules.spec.suite import case_state, dealt_facts
+from pegs_rules.spec.supports import describe, rule_lines
+from pegs_rules.state import GameState, new_game
+from pegs_rules.turn import apply
+
+_NOT_COMPARED = ("rules", "rule", "players", "dealer")
+"""Position lines a derived ``after`` leaves out: they never change with a move."""
+
+
+class CannotDerive(PegsError):
+    """An item that cannot be set up under the engine's rules."""
+
+
+def marker(rules: Rules) -> str:
+    """How a derived outcome is marked in the output."""
+    return f"derived: the reference engine's answer under the engine's rules ({describe(rules)})"
+
+
+def position_under(state: GameState, rules: Rules) -> GameState:
+    """``state``'s position set up under ``rules``; :class:`CannotDerive` if it cannot be
+    (a player count they do not allow, cards their deck does not have, a hand too large)."""
+    lines = [line for line in str(state).splitlines() if not line.startswith(("rules:", "rule "))]
+    head = [f"rules: {_preset(rules)}", *(f"rule {line}" for line in rule_lines(rules))]
+    try:
+        moved = parse_position("\n".join([*head, *lines]))
+    except PegsError as error:
+        raise CannotDerive(
+            f"the position cannot be set up under the engine's rules: {error}"
+        ) from None
+    problem = _unreadable(moved)
+    if problem is not None and _unreadable(state) is None:
+        raise CannotDerive(
+            f"the position is impossible under the engine's rules ({describe(rules)}): {problem}"
+        )
+    return moved
+
+
+def derive_case(case: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """``case`` with its position under ``rules`` and the reference's expectation there."""
+    if "deal" in case:
+        deal = case["deal"]
+        if deal["players"] not in rules.player_counts:
+            raise CannotDerive(f"the engine's rules do not deal {deal['players']} players")
+        dealt = new_game(deal["players"], seed=0, rules=rules, dealer=deal["dealer"])
+        derived_deal = {**deal, "rules": rule_lines(rules)}
+        return {
+            **case,
+            "preset": _preset(rules),
+            "deal": derived_deal,
+            "expect": {"dealt": dealt_facts(dealt)},
+        }
+    state = position_under(case_state(case), rules)
+    derived = {**case, "preset": _preset(rules), "position": _lines(state)}
+    if "legal" in case["expect"]:
+        return derived | {"expect": {"legal": [str(move) for move in legal_moves(state)]}}
+    try:
+        after = apply(state, parse_notation(case["move"]))
+    except IllegalMoveError as error:
+        return derived | {"expect": {"illegal": error.rule}}
+    except PegsError as error:
+        raise CannotDerive(f"the reference cannot judge the move there: {error}") from None
+    return derived | {"expect": {"after": after_lines(state, after)}}
+
+
+def after_lines(before: GameState, after: GameState) -> list[str]:
+    """The lines of ``after`` that any engine must agree on: all but the rules, players and
+    dealer, and, when the move reshuffled the discard pile (each engine's own shuffle), the
+    draw pile and the hand that drew from it."""
+    drop: set[str] = set()
+    if after.reshuffles != before.reshuffles:
+        drawer = (before.turn + 1) % before.players if before.rules.draw_first else before.turn
+        drop = {"draw", f"hand {drawer}"}
+    return [
+        line
+        for line in str(after).splitlines()
+        if line.partition(":")[0] not in drop
+        and line.partition(":")[0].split()[0] not in _NOT_COMPARED
+    ]
+
+
+def derive_game(record: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """The game vector played again from its seed by the same greedy bots under ``rules``."""
+    players, seed = record["players"], record["seed"]
+    if players not in rules.player_counts:
+        raise CannotDerive(f"the engine's rules do not deal {players} players")
+    bots = [GreedyBot(seed * 10 + s) for s in range(players)]
+    return record_game(record["id"], players, seed, bots, _preset(rules), rule_lines(rules))
+
+
+def derive_perft(position: dict[str, Any], rules: Rules, max_depth: int) -> dict[str, Any]:
+    """The perft position under ``rules``, counted again by the reference up to its depth (at
+    most ``max_depth``, and no deeper than its draw pile rules out a reshuffle)."""
+    state = position_under(case_state(position), rules)
+    depth = min(len(position["counts"]), max_depth)
+    while depth > 0 and not enough_cards(state, depth):
+        depth -= 1
+    if depth == 0:
+        raise CannotDerive(
+            "under the engine's rules its draw pile could run out at the first move "
+            "(a reshuffle is each engine's own)"
+        )
+    counts = [0] * depth
+    _count(state, depth, counts)
+    lines = _lines(state)
+    return {**position, "preset": _preset(rules), "position": lines, "depth": depth} | {
+        "counts": counts
+    }
+
+
+def _count(state: GameState, depth: int, counts: list[int]) -> None:
+    """Add the sequences of each length up to ``depth`` from ``state`` to ``counts``."""
+    moves = legal_moves(state)
+    counts[len(counts) - depth] += len(moves)
+    if depth > 1:
+        for move in moves:
+            _count(apply(state, move), depth - 1, counts)
+
+
+def _preset(rules: Rules) -> str:
+    return rules.name if rules.name in PRESETS else "arizona"
+
+
+def _lines(state: GameState) -> list[str]:
+    """A position's lines as a case writes them (its preset given apart)."""
+    return [line for line in str(state).splitlines() if not line.startswith("rules:")]
+
+
+def _unreadable(state: GameState) -> str | None:
+    """Why ``state`` cannot travel as state JSON too (as a test position, short of cards),
+    or ``None`` if it can."""
+    try:
+        read_test_state(to_data(state))
+    except PegsError as error:
+        return str(error).removeprefix("state: $: ")
+    return None
