@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import io
 import json
 import os
 import random
@@ -53,6 +54,8 @@ from pegs_rules.board import START, home
 from pegs_rules.errors import RulesError
 from pegs_rules.rules import ARIZONA, STANDARD, Control, InSpotOccupied, JokerSource, Nine, Rules
 from pegs_rules.serialize import to_data
+from pegs_rules.spec.engine import EngineProcess
+from pegs_rules.spec.fuzz import Fuzzer, Options
 
 POSITIONS = int(os.environ.get("PEGS_JS_AGREEMENT_POSITIONS", "50000"))
 CHUNKS = 8
@@ -336,3 +339,16 @@ def test_the_records_name_every_field_of_a_state() -> None:
         "winner",
     }
     assert fields == recorded | names
+
+
+def test_the_fuzzer_finds_nothing_in_the_typescript_engine() -> None:
+    """The conformance fuzzer (``python -m pegs_rules.spec fuzz``) against the TypeScript engine
+    over the protocol, the legal moves required in the reference's order: a second engine the
+    fuzzer must pass, and a check of the engine by other means than the records above."""
+    command = node_command(JS / "dist" / "bin" / "protocol.js")
+    out = io.StringIO()
+    with EngineProcess(command, timeout=20) as process:
+        status = Fuzzer(process, Options(positions=150, seed=17, same_order=True), out).run()
+    text = out.getvalue()
+    assert status == 0 and text.rstrip().endswith("no divergence found"), text
+    assert "pegs-rules-js" in text.splitlines()[0]
