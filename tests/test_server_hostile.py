@@ -216,7 +216,8 @@ def check_answered_from_the_store(server: Server, game: dict[str, Any], ply: int
     assert join_answer(server, game["id"], game["spectator"])["ply"] == ply
     cost = statistics.median(gets) - statistics.median(trivial)
     assert cost < 0.010 and min(gets) < 0.010, (gets, trivial)
-    assert statistics.median(wrong) < statistics.median(nowhere) + 0.010, (wrong, nowhere)
+    # the fastest of ten is the one least slowed by other jobs: a replay would slow them all
+    assert min(wrong) < min(nowhere) + 0.010, (wrong, nowhere)
     assert statistics.median(right) < 0.100, right  # from a snapshot, not 2,000 moves replayed
 
 
