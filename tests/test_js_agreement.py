@@ -14,8 +14,9 @@ long or too short, another seat, the parts of a split reordered, a swap written 
 peg, a discard, a pass), and both engines must give the same verdict, ruling id and reason.
 
 The seeds (from :data:`SEED_BASE`) are used by no other test. The number of positions is
-``PEGS_JS_AGREEMENT_POSITIONS``: 50,000 by default, and 1,000,000 in CI's run against the compiled
-build (``.ci/run``), on the core the rest of CI leaves idle. They are spread over :data:`CHUNKS`
+``PEGS_JS_AGREEMENT_POSITIONS``: 50,000 by default, 400,000 in CI's run against the compiled
+build (``.ci/run``), on the core the rest of CI leaves idle, and 1,000,000 before a release. A
+smaller run plays the first games of a larger one. They are spread over :data:`CHUNKS`
 tests, which pytest-xdist can run in parallel.
 """
 
