@@ -7,6 +7,7 @@ network; the browser tests build the real thing.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from pegs_rules import __version__, new_game
 from pegs_rules.cli import main
 from pegs_rules.render import SEAT_COLOURS, svg
+from pegs_rules.rulings import RULINGS
 from pegs_rules.web.bridge import BOARD_SIZE
 from pegs_rules.web.build import (
     ENGINE_FILES,
@@ -75,6 +77,33 @@ def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path
         "build": config["build"],
     }
     assert re.fullmatch("[0-9a-f]{16}", config["build"]) and config["engine"] != config["build"]
+
+
+def test_every_ruling_the_page_names_has_a_page_here_and_in_the_docs(tmp_path: Path) -> None:
+    runtime = fake_runtime(tmp_path / "pyodide")
+    wheel = fake_wheel(tmp_path / "dist")
+    out = tmp_path / "site"
+    build(out, wheel=wheel, pyodide=runtime)  # served on its own: its own pages of the rulings
+    assert json.loads((out / "config.json").read_text(encoding="utf-8"))["docs"] == "./"
+    assert sorted(p.stem for p in (out / "rules").iterdir()) == sorted(RULINGS)
+    for rule, line in RULINGS.items():
+        page = (out / "rules" / f"{rule}.html").read_text(encoding="utf-8")
+        assert f'<article id="{rule}"' in page and html.escape(line) in page, rule
+        # The docs' page of the ruling, rules/<id>.html, whose section the directive names
+        # after the ruling: where a playground built into the docs (docs_url ../) links.
+        docs_page = (ROOT / "docs" / "rules" / f"{rule}.rst").read_text(encoding="utf-8")
+        assert f".. ruling:: {rule}\n" in docs_page, rule
+    ace = (out / "rules" / "card.ace.html").read_text(encoding="utf-8")
+    assert "<p><strong>Both presets.</strong> Besides coming out, an ace moves a peg one" in ace
+    verdict = (out / "rules" / "move.verdict.html").read_text(encoding="utf-8")
+    assert (
+        '<p class="ruling-item depth-2">8. the landing: <code>move.landing.in-spot</code>'
+        in verdict
+    )
+    docs = tmp_path / "docs-site" / "play"
+    build(docs, wheel=wheel, pyodide=runtime, docs_url="../")  # the docs' own copy
+    assert json.loads((docs / "config.json").read_text(encoding="utf-8"))["docs"] == "../"
+    assert not (docs / "rules").exists()
 
 
 def test_the_first_paint_holds_a_new_board_for_each_player_count(tmp_path: Path) -> None:

@@ -7,5 +7,7 @@
 * :mod:`pegs_rules.web.viewer`: a game record replayed ply by ply for the
   record viewer, and a finished game's summary;
 * :mod:`pegs_rules.web.build`: ``pegs web build OUT_DIR``, which puts the page,
-  the pinned Pyodide runtime and a wheel of this package in one static folder.
+  the pinned Pyodide runtime and a wheel of this package in one static folder;
+* :mod:`pegs_rules.web.ruling_pages`: a page for each ruling, for a playground
+  served without the docs.
 """

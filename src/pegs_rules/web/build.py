@@ -18,6 +18,8 @@ The folder holds:
   progress bar), where the docs are, the ``engine``: a digest of the runtime and the
   wheel (the page keeps a snapshot of the engine started, good for that engine only),
   and the ``build``: a digest of everything above;
+* ``rules/``: a page for each ruling (:mod:`pegs_rules.web.ruling_pages`), unless the
+  build is given the docs' address;
 * ``sw.js``: the service worker, with the build's digest and a digest of each file
   written in, so that a second visit is served from the browser's cache (offline
   too) and a new build replaces the old one on the next visit.
@@ -25,10 +27,10 @@ The folder holds:
 Nothing in it is fetched from the network when the page runs: any static file
 server serves a working playground, for example ``python -m http.server -d OUT_DIR``.
 
-Rules-lawyer mode links each ruling id to its page in the docs, at
-``<docs_url>rules/<id>.html``. The default, ``../``, fits the docs site, whose
-"Play" page puts the playground in its ``play/`` folder; a playground served
-elsewhere should be built with the docs' address.
+The page links each ruling id it names to ``<docs_url>rules/<id>.html#<id>``. By
+default the links go to the playground's own ``rules/`` pages; the docs site builds its
+playground into its ``play/`` folder with ``docs_url="../"``, so that they go to the
+docs' pages of the rulings (any address of the docs works the same way).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from pegs_rules import __version__
 from pegs_rules.render import svg
 from pegs_rules.state import new_game
 from pegs_rules.web.bridge import BOARD_SIZE
+from pegs_rules.web.ruling_pages import write_pages
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The page's own files (package data)."""
@@ -62,8 +65,6 @@ RUNTIME_FILES = (
 """What the page needs from the ``pyodide`` npm package."""
 ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 """What the page's worker loads of the runtime to start the engine (besides the wheel)."""
-DOCS_URL = "../"
-"""Where the docs are, seen from the playground: the docs site's layout."""
 FIRST_BOARDS = (4, 6, 8)
 """The player counts whose new board ``index.html`` holds for its first paint."""
 
@@ -133,7 +134,7 @@ def build_wheel(root: Path, folder: Path) -> Path:
 def build(
     out_dir: Path,
     *,
-    docs_url: str = DOCS_URL,
+    docs_url: str | None = None,
     wheel: Path | None = None,
     pyodide: Path | None = None,
 ) -> Path:
@@ -154,6 +155,8 @@ def build(
         raise BuildError(f"{wheel} is not a pegs_rules wheel")
     _clear(out_dir)
     shutil.copytree(STATIC, out_dir, dirs_exist_ok=True)
+    if docs_url is None:
+        write_pages(out_dir)
     (out_dir / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copy2(runtime / name, out_dir / "pyodide" / name)
@@ -181,7 +184,7 @@ def build(
         "transport": "local",
         **engine,
         "pyodide_version": runtime_version(runtime),
-        "docs": docs_url,
+        "docs": "./" if docs_url is None else docs_url,
     }
     files = digests(out_dir)
     config["build"] = _digest(json.dumps([files, config], sort_keys=True).encode())[:16]
