@@ -92,6 +92,10 @@ PASTE = """([line, times]) => {
 FOCUSED = "(e => e.id || e.dataset.pick || e.textContent)(document.activeElement)"
 HUMAN_SEAT_2 = "?players=4&seed=4&seats=greedy,greedy,human,greedy&delay=0"
 """Seed 4 deals seat 2 the first turn, with a K to come out with (see the test below)."""
+STEPS = ("first", "prev", "next", "last")
+"""The record viewer's step buttons (data-replay)."""
+SMALL_DESKTOP = {"width": 1280, "height": 800}
+"""The smaller of the usual laptop windows."""
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 EIGHT_SEED = 3
 """Seed 3 gives the shortest of the first 40 eight-player games between greedy bots (383
@@ -154,6 +158,20 @@ DROP = """([text, name]) => {
     document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
 }"""
 """Drop a file on the page, as a person dragging it from their files would."""
+ANNOUNCED = """() => {
+    window.announced = [];
+    const live = '[aria-live], [role="status"], [role="alert"], [role="log"]';
+    new MutationObserver((records) => {
+        const changed = new Set();
+        for (const record of records) {
+            const node = record.target.nodeType === 1 ? record.target : record.target.parentElement;
+            const region = node.closest(live);
+            if (region) changed.add(region);
+        }
+        for (const region of changed) if (region.textContent) window.announced.push(region.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+}"""
+"""Keep the text of every live region each time it changes (what a screen reader reads out)."""
 SNAPSHOTS = """async () => {
     const root = await navigator.storage.getDirectory();
     const folder = await root.getDirectoryHandle("pegs-playground engine", { create: true });
@@ -216,6 +234,33 @@ FIRST_BYTES = """async () => {
     return out;
 }"""
 """The first bytes of each kept snapshot."""
+HEADER_WATCH = """() => {
+    const seen = [];
+    window.headerSeen = seen;
+    const sample = () => {
+        const sentence = document.querySelector("#engine-status");
+        const bar = document.querySelector("#engine-progress");
+        seen.push({
+            t: performance.now(),
+            sentence: sentence.textContent,
+            detail: document.querySelector("#engine-detail").textContent,
+            full: bar.hasAttribute("value") && bar.value >= bar.max,
+            indeterminate: !bar.hasAttribute("value"),
+            clipped: sentence.scrollHeight > sentence.clientHeight + 1,
+            header: document.querySelector("header").getBoundingClientRect().height,
+            play: document.querySelector("#play-button").getBoundingClientRect().top,
+            screen: document.body.dataset.screen,
+            ready: document.body.dataset.engine === "ready",
+        });
+    };
+    document.addEventListener("DOMContentLoaded", () => {
+        sample();
+        new MutationObserver(sample).observe(document.querySelector("header"),
+            { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+}"""
+"""Record the header at first and at every change of it: the engine's sentence, its figures,
+its bar, the header's height and where "Play" is (run in a page before it loads)."""
 
 
 # --- fixtures ----------------------------------------------------------------------------------
@@ -318,6 +363,17 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the element is wholly inside the window as it is scrolled now."""
+    inside: bool = page.eval_on_selector(
+        selector,
+        """e => { const r = e.getBoundingClientRect();
+            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight
+                && r.left >= 0 && r.right <= innerWidth; }""",
+    )
+    return inside
+
+
 def listed(page: Page) -> list[str]:
     moves: list[str] = page.eval_on_selector_all(
         "[data-move]", "els => els.map(e => e.dataset.move)"
@@ -378,6 +434,16 @@ def where(holes: dict[str, list[list[Any]]], x: float, y: float) -> str | None:
         if math.dist((x, y), (hx, hy)) < spacing / 4:
             return str(name)
     return None
+
+
+def tap_targets(page: Page) -> list[float]:
+    """The smaller side, in CSS pixels, of the tap area of each pickable on the board."""
+    sides: list[float] = page.eval_on_selector_all(
+        "#board .hits circle",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })",
+    )
+    assert len(sides) == page.locator("#board [data-pick]").count() > 0
+    return sides
 
 
 def is_subsequence(part: list[str], whole: list[str]) -> bool:
@@ -482,6 +548,7 @@ def test_play_is_one_click_with_the_last_set_up_and_the_form_one_more(
     page.select_option("#seat-1", "random")
     page.select_option("#setup-pace", "0")
     shot(page, "1-setup")
+    assert serious_violations(page) == []
     page.click("#setup-form button[type=submit]")
     page.wait_for_selector('body[data-screen="game"] [data-turn]:not([data-turn=""])')
     assert page.inner_text("#table-facts").startswith("6 players")
@@ -491,9 +558,14 @@ def test_play_is_one_click_with_the_last_set_up_and_the_form_one_more(
     assert page.get_attribute("html", "data-players") == "6"
     assert page.is_visible('.first-board[data-players="6"]')
     assert not page.is_visible('.first-board[data-players="4"]')
-    page.click("#play-button")
-    page.wait_for_selector('body[data-screen="game"] [data-turn]:not([data-turn=""])')
+    page.focus("#play-button")
+    page.keyboard.press("Enter")  # the keyboard's focus then waits on the person's first peg
+    page.wait_for_selector('body[data-screen="game"] [data-move]')
     assert page.inner_text("#table-facts").startswith("6 players")
+    first = page.eval_on_selector(
+        "#board svg", "svg => svg.querySelector('[data-pick][tabindex=\"0\"]').dataset.pick"
+    )
+    assert first.startswith("source|") and page.evaluate(FOCUSED) == first
     page.click("#new-game-button")  # the form shows the last set-up
     assert page.is_checked("#players-6") and page.input_value("#seat-1") == "random"
     python = json.loads((playground / "pyodide" / "pyodide-lock.json").read_text())["info"][
@@ -574,6 +646,18 @@ def test_a_game_between_bots_ends_with_the_winner_the_engine_finds_and_its_summa
             shown = page.inner_text(f'{row} td[data-key="{key}"]')
             assert shown == str(counts[seat][key]), (seat, key)
     assert page.is_visible("#summary-again")
+    assert page.evaluate("document.activeElement.id") == "summary" and in_view(page, "#summary")
+    for width in (320, 390, 600, 800, 1024, 1280, 1920):  # every column and the caption shown
+        page.set_viewport_size({"width": width, "height": 900})
+        fits = page.eval_on_selector(
+            "#summary",
+            """box => { const table = box.querySelector(".summary-table");
+                return table.scrollWidth <= table.clientWidth
+                    && box.querySelector("table").getBoundingClientRect().right
+                       <= box.getBoundingClientRect().right; }""",
+        )
+        assert fits, width
+    page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
     with page.expect_download() as saved:
         page.click("#summary-download")
     record = json.loads(Path(saved.value.path()).read_text(encoding="utf-8"))
@@ -612,7 +696,9 @@ def test_an_illegal_move_shows_its_ruling_linked_to_the_docs(page: Page, site: s
     assert page.get_attribute("#verdict", "data-verdict") == "illegal"
     assert page.get_attribute("#verdict", "data-rule") == rule
     link = page.get_attribute(f'#verdict a[data-ruling="{rule}"]', "href") or ""
-    assert link == urllib.parse.urljoin(site, f"../rules/{rule}.html#{rule}")
+    assert link == f"{site}rules/{rule}.html#{rule}"  # the playground's own page of it
+    ruling = page.request.get(link)
+    assert ruling.ok and f'id="{rule}"' in ruling.text()
     shot(page, "6-lawyer-illegal")
     for case in cases[1::5]:  # a spread over every file; the bridge's tests check them all
         study(page, position_of(case))
@@ -620,6 +706,9 @@ def test_an_illegal_move_shows_its_ruling_linked_to_the_docs(page: Page, site: s
         page.click("#move-submit")
         idle(page)
         assert page.get_attribute("#verdict", "data-rule") == case["expect"]["illegal"], case["id"]
+    page.goto(link)  # the ruling's page, as a link opens it
+    assert page.inner_text("h1") == f"Ruling {rule}"
+    assert serious_violations(page) == []
 
 
 def test_a_split_is_chosen_part_by_part_and_its_events_stepped_through(
@@ -627,6 +716,20 @@ def test_a_split_is_chosen_part_by_part_and_its_events_stepped_through(
 ) -> None:
     goto(page, site, "?" + urllib.parse.urlencode({"position": SPLIT}))
     page.click('circle.peg[data-seat="0"][data-loc="30"]')
+    # The focus is on the first hole the peg can go to; the arrow keys go round them all, in
+    # the order of the holes, and the peg chosen (which puts it back), clockwise from hole 0.
+    firsts = {
+        m.steps[0].dst
+        for m in legal_moves(parse_position(SPLIT))
+        if isinstance(m, Play) and m.steps[0][:2] == (0, 30)
+    }
+    order = ["selected|0|30"] + [f"target|0|{hole}" for hole in sorted(firsts)]
+    assert page.evaluate(FOCUSED) == order[1]
+    visited = []
+    for _ in order:
+        page.keyboard.press("ArrowRight")
+        visited.append(page.evaluate(FOCUSED))
+    assert visited == order[2:] + order[:2]
     page.click('[data-pick^="target"][data-loc="33"]', force=True)  # knocks seat 2's peg to 39
     shot(page, "7-split-half-chosen")
     page.click('[data-pick="source|2|39"]', force=True)
@@ -646,17 +749,19 @@ def test_a_split_is_chosen_part_by_part_and_its_events_stepped_through(
 
 def test_keyboard_alone_plays_a_move_with_visible_focus(page: Page, site: str) -> None:
     goto(page, site, HUMAN_SEAT_2)
-    stops = []
-    for _ in range(5):
-        page.keyboard.press("Tab")
-        stops.append(page.evaluate(FOCUSED))
-    assert stops == [
-        "Skip to the board",
-        "new-game-button",
-        "lawyer-button",
-        "replay-button",
-        "source|0|s",
-    ]
+    # The person's turn puts the focus on their first movable peg, clockwise from hole 0; the
+    # arrow keys go round the pegs that can move, and only one of them is a Tab stop.
+    assert page.evaluate(FOCUSED) == "source|0|s"
+    visited = []
+    for key in ("ArrowRight", "ArrowRight", "ArrowLeft", "ArrowDown", "ArrowUp"):
+        page.keyboard.press(key)
+        visited.append(page.evaluate(FOCUSED))
+    assert visited == ["source|2|s", "source|0|s", "source|2|s", "source|0|s", "source|2|s"]
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUSED) == "replay-button", "the control before the board"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == "source|2|s", "the board's Tab stop is the peg last visited"
+    page.keyboard.press("ArrowRight")
     focused = page.evaluate(
         "(() => { const s = getComputedStyle(document.activeElement); return [s.stroke, s.strokeWidth]; })()"
     )
@@ -666,6 +771,7 @@ def test_keyboard_alone_plays_a_move_with_visible_focus(page: Page, site: str) -
     page.keyboard.press(" ")
     wait_for_turn(page, 0)
     assert history(page)[0] == "K 0:s-8"
+    assert page.evaluate(FOCUSED).startswith("source|"), "the next turn waits on a peg again"
     # The list of moves is reached with Tab and played with Enter.
     for _ in range(100):
         page.keyboard.press("Tab")
@@ -676,7 +782,6 @@ def test_keyboard_alone_plays_a_move_with_visible_focus(page: Page, site: str) -
     page.keyboard.press("Enter")
     wait_for_turn(page, ply)
     assert history(page)[ply] == chosen
-    assert page.get_attribute("#event-log", "role") == "log"
     assert page.get_attribute("#announce", "aria-live") == "polite"
     assert "Your turn, seat 2" in page.inner_text("#announce")
 
@@ -722,7 +827,21 @@ def test_a_phone_sized_screen_shows_everything_in_one_column(
         moves = page.locator("#moves").bounding_box()
         assert board is not None and moves is not None
         assert board["width"] >= 0.9 * (PHONE["width"] - 40) and moves["y"] > board["y"]
+        # A finger: every peg that can move, then every hole the chosen one can go to, can be
+        # tapped within 12 CSS pixels of its centre (a 24 by 24 target), though the holes are
+        # drawn 6 pixels wide; a tap 10 pixels off a peg's centre picks it.
+        assert min(tap_targets(page)) >= 24
+        peg = page.locator('circle.peg[data-pick="source|2|s"]').bounding_box()
+        assert peg is not None and peg["width"] < 24
+        page.mouse.click(peg["x"] + peg["width"] / 2 + 10, peg["y"] + peg["height"] / 2)
+        page.wait_for_selector('[data-pick="target|2|44"]')
+        hole = page.locator('[data-pick="target|2|44"]').bounding_box()
+        assert hole is not None and hole["width"] < 12 and min(tap_targets(page)) >= 24
+        page.mouse.click(hole["x"] + hole["width"] / 2, hole["y"] + hole["height"] / 2 - 10)
+        wait_for_turn(page, 0)
+        assert history(page)[0] == "K 2:s-44"
         shot(page, "9-phone-game")
+        assert serious_violations(page) == []
         page.click("#lawyer-button")
         idle(page)
         shot(page, "10-phone-lawyer")
@@ -732,7 +851,9 @@ def test_a_phone_sized_screen_shows_everything_in_one_column(
         goto(page, site, f"?record={records}eight.json&ply=120")
         page.wait_for_selector('[data-replay-ply="120"]')
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert all(in_view(page, f'[data-replay="{step}"]') for step in STEPS)
         shot(page, "12-phone-viewer")
+        assert serious_violations(page) == []
     finally:
         page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
 
@@ -817,6 +938,7 @@ def test_a_recorded_eight_player_game_replays_to_the_end(
     goto(page, site, f"?record={records}eight.json&delay=0")
     end = len(record.moves)
     assert (data(page, "replay-end"), data(page, "replay-ply")) == (str(end), "0")
+    assert page.inner_text("#replay-title-line").startswith("An 8-player game, arizona rules")
     assert page.inner_text("#replay-move-title").startswith("The deal")
     page.click('[data-replay="next"]')
     page.wait_for_selector('[data-replay-ply="1"]')
@@ -918,6 +1040,7 @@ def test_the_hint_shows_the_search_bots_move_and_plays_it(page: Page, site: str)
     assert page.get_attribute(".moves button.marked", "data-move") == expected
     assert page.locator("#board .move-arrow").count() == 1  # the move drawn on the board
     assert listed(page) == [str(m) for m in legal_moves(state)]  # still the person's choice
+    assert page.evaluate("document.activeElement.id") == "hint" and in_view(page, "#hint")
     shot(page, "17-game-hint")
     page.click("#hint-play")
     wait_for_turn(page, 0)
@@ -949,10 +1072,206 @@ def test_every_screen_passes_the_accessibility_check_and_names_pegs_and_moves(
     assert serious_violations(page) == []
     goto(page, site, f"?record={records}eight.json&ply=50")
     page.wait_for_selector('[data-replay-ply="50"]')
+    page.hover('[data-screen-button="replay"]')  # the pressed mode, under the pointer
     assert serious_violations(page) == []
 
 
+def test_an_answer_comes_into_view_and_takes_the_focus(
+    page: Page, site: str, records: str, eight_player_game: GameRecord
+) -> None:
+    page.set_viewport_size(SMALL_DESKTOP)  # type: ignore[arg-type]
+    try:
+        # Rules-lawyer mode: the verdict on a move picked from the list, below the fold.
+        goto(page, site, "?" + urllib.parse.urlencode({"position": SPLIT}))
+        assert not in_view(page, "#move-form")
+        page.click('[data-move="7 0:30-33 2:39-43"]')
+        idle(page)
+        assert page.get_attribute("#verdict", "data-verdict") == "legal"
+        assert page.evaluate("document.activeElement.id") == "verdict"
+        assert in_view(page, "#verdict")
+        shot(page, "18-lawyer-verdict-in-view")
+        # An error is brought into view and read out (an alert), the focus left in the field.
+        page.evaluate("scrollTo(0, 0)")
+        page.fill("#move-input", "jump over the moon")
+        page.press("#move-input", "Enter")
+        idle(page)
+        assert page.get_attribute("#message", "role") == "alert" and in_view(page, "#message")
+        assert page.evaluate("document.activeElement.id") == "move-input"
+        # The record viewer: its steps above the board, in view; the verdict on a typed move.
+        goto(page, site, f"?record={records}eight.json&ply=200")
+        page.wait_for_selector('[data-replay-ply="200"]')
+        assert all(in_view(page, f'[data-replay="{step}"]') for step in STEPS)
+        state = position_at(eight_player_game, 200)
+        wrong = next(
+            f"{card} {state.turn}:s-{state.board.come_out(state.turn)}"
+            for card in ("A", "K", "Q", "J")
+            if all(c.symbol != card for c in state.hands[state.turn])
+        )
+        page.fill("#move-input", wrong)
+        page.click("#move-submit")
+        idle(page)
+        assert page.get_attribute("#verdict", "data-verdict") == "illegal"
+        assert page.evaluate("document.activeElement.id") == "verdict"
+        assert in_view(page, "#verdict")
+        shot(page, "19-viewer-verdict-in-view")
+    finally:
+        page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
+
+
+def test_the_viewer_steps_with_the_arrow_keys_home_and_end(
+    page: Page, site: str, records: str
+) -> None:
+    goto(page, site, f"?record={records}eight.json&ply=100")
+    page.wait_for_selector('[data-replay-ply="100"]')
+    end = data(page, "replay-end")
+    for key, ply in (("ArrowRight", "101"), ("ArrowLeft", "100"), ("End", end), ("Home", "0")):
+        page.keyboard.press(key)
+        page.wait_for_selector(f'[data-replay-ply="{ply}"]')
+        idle(page)
+    assert page.evaluate("scrollY") == 0, "Home and End step, they do not scroll"
+    assert "Ply 0 of" in page.inner_text("#announce"), "each step is read out"
+    page.focus("#move-input")  # keys typed into a field stay there
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    idle(page)
+    assert data(page, "replay-ply") == "0"
+    assert page.get_attribute('[data-replay="next"]', "aria-keyshortcuts") == "ArrowRight"
+
+
+def test_a_record_that_fails_to_open_leaves_nothing_to_click(
+    tab: Tab, page: Page, site: str, records: str
+) -> None:
+    goto(page, site, f"?record={records}eight.json&ply=10")
+    page.wait_for_selector('[data-replay-ply="10"]')
+    for failed in (
+        lambda: page.evaluate(DROP, ['{"format": 1, "type": "state"}', "not-a-record.json"]),
+        lambda: goto(page, site, f"?record={records}missing.json"),
+    ):
+        failed()
+        tab.errors = [e for e in tab.errors if "404" not in e]  # the missing record's
+        page.wait_for_selector('body[data-record="none"] #message:not([hidden])')
+        idle(page)
+        live = page.eval_on_selector_all(
+            "#replay-controls button, #replay-controls input, #board [data-pick], "
+            "#hint-button, #move-input, #move-submit, [data-move]",
+            "els => els.filter(e => e.checkVisibility() && !e.disabled).map(e => e.outerHTML)",
+        )
+        assert live == [], "nothing to step, pick, ask or hint"
+        assert page.is_visible(".first-board") and page.is_visible("#record-file")
+        assert page.is_hidden("#hands") and page.is_hidden("#summary")
+    shot(page, "20-viewer-failed-record")
+    assert serious_violations(page) == []
+    page.click("#lawyer-button")  # the lawyer starts afresh, not on the record's ply
+    idle(page)
+    assert len(listed(page)) == len(
+        legal_moves(parse_position(page.input_value("#position-input")))
+    )
+    page.click("#replay-button")  # and the viewer, with no record, offers only to open one
+    assert page.is_disabled('[data-replay="next"]') and page.is_visible(".first-board")
+    assert page.evaluate("document.activeElement.id") == "record-file"
+
+
+def test_rules_lawyer_shows_only_its_own_position(page: Page, site: str) -> None:
+    goto(page, site, HUMAN_SEAT_2)
+    page.click('[data-move="K 2:s-44"]')
+    wait_for_turn(page, 0)
+    page.click("#hint-button")
+    page.wait_for_selector("#hint[data-hint]", timeout=120_000)
+    assert page.is_visible("#last-move") and page.locator("#board .last-move *").count()
+    page.click("#lawyer-button")
+    idle(page)
+    position = parse_position(page.input_value("[data-position-input]"))
+    assert board_title(page) == title_of(position)
+    assert page.is_hidden("#last-move") and page.is_hidden("#hint") and page.is_hidden("#events")
+    assert page.locator("#board .last-move *").count() == 0
+    assert data(page, "ply") == str(position.ply)
+    assert listed(page) == [str(m) for m in legal_moves(position)]
+
+
+def test_each_move_is_announced_once(page: Page, site: str) -> None:
+    goto(page, site, HUMAN_SEAT_2)
+    page.evaluate(ANNOUNCED)
+    page.click('[data-move="K 0:s-8"]')
+    wait_for_turn(page, 0)
+    said: list[str] = page.evaluate("window.announced")
+    state = new_game(4, seed=4)
+    for text in history(page):  # the person's move and the bots' after it
+        state, events = apply_with_events(state, parse_notation(text))
+        first = str(events[0])  # "seat 2 plays K"
+        assert sum(line.count(first) for line in said) == 1, (first, said)
+    assert said[-1].endswith("Your turn, seat 2: " + f"{len(legal_moves(state))} legal moves.")
+
+
+def test_a_dark_theme_follows_the_system(
+    page: Page, site: str, records: str, eight_player_game: GameRecord
+) -> None:
+    page.emulate_media(color_scheme="dark")
+    try:
+        goto(page, site, HUMAN_SEAT_2)
+        colours = page.evaluate(
+            """() => [document.documentElement, document.querySelector("#board")]
+                .map((e) => getComputedStyle(e).backgroundColor)"""
+        )
+        assert colours == ["rgb(13, 17, 23)", "rgb(255, 255, 255)"], "dark page, the board's paper"
+        shot(page, "21-dark-game")
+        assert serious_violations(page) == []
+        goto(page, site, f"?record={records}eight.json&ply={len(eight_player_game.moves)}")
+        page.wait_for_selector("#summary tr[data-seat]")
+        page.hover('[data-screen-button="replay"]')  # the pressed mode, under the pointer
+        shot(page, "22-dark-viewer-summary")
+        assert serious_violations(page) == []
+    finally:
+        page.emulate_media(color_scheme="light")
+
+
 # --- the first visit, the service worker, a new build, the network cut off ---------------------
+
+STEPS_OF_A_FIRST_VISIT = [
+    "Loading the rules engine",
+    "Downloading the rules engine",
+    "Starting Python",
+    "Installing pegs-rules",
+    "Warming up the engine",
+]
+"""What the header says while the engine loads on a first visit (the worker's steps)."""
+
+
+def check_the_header_said_what_happened(
+    seen: list[dict[str, Any]], clicked: float, busy: tuple[float, float]
+) -> None:
+    """The header, sampled at every change from the first paint until the game began
+    (HEADER_WATCH), said at every moment what the engine was doing: each step in turn, the
+    bytes arriving, then the seconds of each step of starting counting (never a full bar
+    standing still); kept "Play"'s promise from its click to the end; never moved "Play",
+    never changed its height, never cut its sentence short. (From ``busy[0]`` to
+    ``busy[1]`` the test itself held the page's thread, so nothing could change.)"""
+    loading = [s for s in seen if not s["ready"]]
+    steps = [s["sentence"].split("…")[0] for s in loading]
+    steps = [step for i, step in enumerate(steps) if i == 0 or step != steps[i - 1]]
+    # What the engine said before the page listened is shown at once, the latest last: on a
+    # busy machine the bytes may all be in by then.
+    assert steps in (
+        STEPS_OF_A_FIRST_VISIT,
+        STEPS_OF_A_FIRST_VISIT[:1] + STEPS_OF_A_FIRST_VISIT[2:],
+    )
+    ready = next(s for s in seen if s["ready"])
+    assert ready["sentence"].startswith("Engine ready: pegs-rules ")
+    downloads = [s for s in loading if s["detail"].endswith(" MB")]
+    loaded = [float(s["detail"].split(" of ")[0]) for s in downloads]
+    assert loaded == sorted(loaded), loaded
+    assert not any(s["full"] for s in seen), "a full bar is never shown"
+    starting = [s for s in loading if s["sentence"].split("…")[0] in STEPS_OF_A_FIRST_VISIT[2:]]
+    assert all(s["indeterminate"] and re.fullmatch(r"\d+ s", s["detail"]) for s in starting)
+    times = [s["t"] for s in loading] + [ready["t"]]
+    longest = max(b - a for a, b in itertools.pairwise(times) if b < busy[0] or a > busy[1])
+    assert longest < 2500, f"the header stood still for {longest:.0f} ms while loading"
+    promised = [s["sentence"] for s in loading if s["t"] > clicked]
+    assert promised and all(
+        text.endswith("… Your game starts once the engine is ready.") for text in promised
+    ), promised
+    home = [s for s in seen if s["screen"] == "home"]
+    assert {(s["header"], s["play"]) for s in home} == {(home[0]["header"], home[0]["play"])}
+    assert not any(s["clipped"] for s in seen)
 
 
 def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_to_date(
@@ -964,6 +1283,7 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
     build(folder, wheel=wheel, pyodide=runtime)
     server = StaticServer(folder).__enter__()
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # type: ignore[arg-type]
+    context.add_init_script(f"({HEADER_WATCH})()")
     try:
         page = context.new_page()
         page.set_default_timeout(30_000)
@@ -975,10 +1295,13 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
         assert page.is_visible('.first-board[data-players="4"]') and page.is_visible(
             "#engine-progress"
         )
-        page.wait_for_function(
-            "document.querySelector('#engine-progress').value > 0", timeout=LOAD_TIMEOUT
+        page.wait_for_function(  # the bytes arrived, or the seconds of a step of starting
+            "document.querySelector('#engine-detail').textContent", timeout=LOAD_TIMEOUT
         )
+        busy = page.evaluate("performance.now()")
         shot(page, "0-first-paint")
+        assert serious_violations(page) == [], "while loading"
+        busy = (busy, page.evaluate("performance.now()"))
         # A snapshot an older build kept in Cache Storage for this site (and one for another).
         other = "http://127.0.0.1:1/elsewhere/"
         page.evaluate(OLD_SNAPSHOTS, [server.url, other])
@@ -987,11 +1310,13 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
             "performance.getEntriesByName('first-contentful-paint')[0].startTime"
         )
         page.click("#play-button")  # before the engine is ready: the game starts once it is
+        clicked = page.evaluate("performance.now()")
         page.wait_for_selector(
             'body[data-screen="game"] [data-turn]:not([data-turn=""])', timeout=LOAD_TIMEOUT
         )
         cold = time.monotonic() - started
         assert page.inner_text("#table-facts").startswith("4 players")
+        check_the_header_said_what_happened(page.evaluate("window.headerSeen"), clicked, busy)
         page.wait_for_function("navigator.serviceWorker.controller !== null")
         assert page.evaluate(OLD_SNAPSHOTS_LEFT) == [other + "__engine/0123456789abcdef"]
         wait_until(page, SNAPSHOT_KEPT, LOAD_TIMEOUT / 1000)
@@ -1008,6 +1333,19 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
         warm = time.monotonic() - started
         print(f"first paint {painted:.0f} ms, cold load {cold:.1f} s, warm {warm:.1f} s")
         assert warm < cold
+        # On a phone, too, nothing moves while the engine starts (here from its snapshot).
+        phone = context.new_page()
+        phone.set_viewport_size(PHONE)  # type: ignore[arg-type]
+        phone.goto(server.url, wait_until="domcontentloaded")
+        phone.wait_for_function(
+            "document.querySelector('#engine-detail').textContent || document.body.dataset.engine"
+        )
+        phone.click("#play-button")
+        phone.wait_for_selector('body[data-screen="game"] [data-turn]:not([data-turn=""])')
+        home = [s for s in phone.evaluate("window.headerSeen") if s["screen"] == "home"]
+        assert len({(s["header"], s["play"]) for s in home}) == 1, home
+        assert not any(s["clipped"] for s in home)
+        phone.close()
         page.goto(server.url + UNSEEDED)
         page.wait_for_selector("[data-move]")
         first_seed = started_seed(page)

@@ -1,6 +1,8 @@
 // "What would a strong player do?": the engine's search bot plays the seat to act, seeing
 // only that seat's cards, and the page shows its move on the board and in words.
 
+import { reveal } from "./controls.js";
+
 const $ = (selector) => document.querySelector(selector);
 
 /**
@@ -20,6 +22,7 @@ export function showHint(hint, extra = null) {
   what.className = "facts";
   what.textContent = hint.events.events.map((event) => event.text).join("; ");
   box.replaceChildren(head, what, ...(extra ? [extra] : []));
+  reveal(box);
 }
 
 export function hideHint() {
@@ -34,4 +37,5 @@ export function thinking() {
   const box = $("#hint");
   box.hidden = false;
   box.textContent = "Thinking…";
+  reveal(box, { focus: false });
 }

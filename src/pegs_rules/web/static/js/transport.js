@@ -64,9 +64,13 @@
 //   onNotice(listener: (notice: Notice) => void): void
 //       Things to tell the person that are not game state. Notice = {
 //         level: "info" | "error", text: string, fatal?: boolean,
-//         progress?: { loaded: number, total: number } }
-//       (fatal: the engine is gone; the page says so and offers a reload; progress: the
-//       bytes of the engine loaded so far, while connect() waits for them).
+//         phase?: "download" | "start", progress?: { loaded: number, total: number } }
+//       While connect() waits, a transport says what its engine is doing, whenever that
+//       changes: phase "download" with `progress` (bytes of the engine arrived, of the
+//       total), then phase "start" with each step of starting up as its `text`; the page
+//       shows the step and its figures (loading.js), so that a person always sees what is
+//       happening. An engine that needs no loading sends none. fatal: the engine is gone;
+//       the page says so and offers a reload.
 //
 //   start(setup): Promise<Answer>                        (can.setup)
 //       setup = { players, preset, rules: { [field]: text }, seats: string[],

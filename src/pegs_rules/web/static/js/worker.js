@@ -6,8 +6,9 @@
 //                 { shown: true }   the page has shown the last update
 // To the page:    { id, answer }    the bridge's answer to request `id`
 //                 { push: answer }  an update nobody asked for: a bot's move
-//                 { notice }        loading progress ({ progress: { loaded, total } },
-//                                   in bytes) and fatal errors
+//                 { notice }        what the engine is doing while it loads (a transport
+//                                   notice: phase "download" with progress in bytes, then
+//                                   phase "start" at each step of starting up) and fatal errors
 //
 // Python starting up is most of the engine's loading time, so the worker keeps a memory
 // snapshot of the engine started (Pyodide's, with pegs_rules imported and warmed up), one
@@ -35,21 +36,36 @@ let next = null; // `next` of the last update sent: "bot" when a bot is to move
 let botTimer = null;
 const waiting = [];
 
-function notice(level, text, fatal = false, progress = undefined) {
-  postMessage({ notice: { level, text, fatal, progress } });
+function notice(level, text, fatal = false) {
+  postMessage({ notice: { level, text, fatal } });
 }
 
-/** Count the bytes of the engine's files as they arrive, for the page's progress bar. */
+/** Say which step of starting up the engine has reached (phase "start"). */
+function starting(text) {
+  postMessage({ notice: { level: "info", text, phase: "start" } });
+}
+
+/** Count the bytes of the engine's files as they arrive, for the page's progress bar (phase
+ * "download"); once they are all in, say that Python is starting. Returns what to call once
+ * the engine needs no more of them (some are never fetched when a snapshot is restored). */
 function countDownloads() {
   const total = Object.values(download).reduce((sum, size) => sum + size, 0);
   const received = new Map();
-  let reported = 0;
+  let reported = -1;
+  let done = false;
   const report = () => {
-    const loaded = [...received.values()].reduce((sum, size) => sum + size, 0);
-    if (loaded - reported < total / 100 && loaded < total) return;
+    if (done) return;
+    const loaded = Math.min(total, [...received.values()].reduce((sum, size) => sum + size, 0));
+    if (reported >= 0 && loaded - reported < total / 100 && loaded < total) return;
     reported = loaded;
-    notice("info", "Loading the rules engine…", false, { loaded: Math.min(loaded, total), total });
+    const text = "Downloading the rules engine";
+    postMessage({ notice: { level: "info", text, phase: "download", progress: { loaded, total } } });
+    if (loaded === total) {
+      done = true;
+      starting("Starting Python");
+    }
   };
+  report();
   const fetchFirst = self.fetch;
   self.fetch = async (resource, options) => {
     const response = await fetchFirst(resource, options);
@@ -77,32 +93,34 @@ function countDownloads() {
   }).observe({ type: "resource", buffered: true });
   return () => {
     self.fetch = fetchFirst;
-    notice("info", "Starting the rules engine…", false, { loaded: total, total });
+    for (const [url, size] of Object.entries(download)) received.set(url, size);
+    report();
   };
 }
 
 async function start() {
-  const started = performance.now();
-  const counted = countDownloads();
+  const downloaded = countDownloads();
   const [{ loadPyodide }, kept] = await Promise.all([import(new URL("pyodide.mjs", runtime).href), snapshots.read()]);
   const options = { indexURL: runtime.href, stdout: () => {}, stderr: () => {} };
+  if (kept) downloaded(); // the rest comes from the cache, with the snapshot
   let pyodide = kept ? await restore(loadPyodide, options, kept) : null;
   if (pyodide === null) {
     const wheelBytes = fetch(wheel).then((response) => response.arrayBuffer()); // meanwhile
     pyodide = await loadPyodide({ ...options, _makeSnapshot: snapshots.usable });
+    downloaded();
+    starting("Installing pegs-rules");
     pyodide.FS.writeFile("/tmp/pegs_rules.whl", new Uint8Array(await wheelBytes));
     pyodide.runPython(
       "import site, zipfile\n" + // a pure-Python wheel installs by unpacking it
         "zipfile.ZipFile('/tmp/pegs_rules.whl').extractall(site.getsitepackages()[0])\n" +
-        "import pegs_rules.web.bridge\n" +
-        "pegs_rules.web.bridge.warm_up()",
+        "import pegs_rules.web.bridge",
     );
+    starting("Warming up the engine");
+    pyodide.runPython("import pegs_rules.web.bridge\npegs_rules.web.bridge.warm_up()");
     if (snapshots.usable) snapshots.write(pyodide.makeMemorySnapshot()); // before any Python object reaches JS
   }
-  counted();
   const bridge = pyodide.pyimport("pegs_rules.web.bridge");
   session = bridge.Session();
-  notice("info", `Engine ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const message of waiting.splice(0)) receive(message);
 }
 
