@@ -2,6 +2,7 @@
 
     python bench/playground.py                      # --runs 3 --greedy-moves 60 --mcts-moves 6
     python bench/playground.py --baseline REF       # and the playground of git revision REF
+    python bench/playground.py --shots DIR          # pictures of a first visit, into DIR
 
 * **first paint**: when the browser first paints the page (first contentful paint), and
   whether a board is in it;
@@ -24,6 +25,13 @@ With ``--baseline REF`` the playground of that revision is built too (from ``git
 with this checkout's Pyodide runtime) and the loads of the two are measured in turns, a
 new profile each, in one run: the ratios are the figures to quote.
 
+``--shots DIR`` measures nothing: it films a first visit of this tree instead (a new
+profile, the browser's own screencast, each frame stamped with the time it reached the
+screen) and saves what was on the screen 150 ms and 600 ms after navigation began, and once
+the board was playable, as ``first-visit-150ms.png``, ``first-visit-600ms.png`` and
+``first-visit-playable.png`` in DIR (the docs' pictures of a first visit: ``--shots
+docs/_static``), printing the time of each frame used.
+
 Needs the dev extra (Playwright), Chromium (``/usr/bin/chromium``) and the Pyodide runtime
 (``npm ci``). A measurement, not a test: the machine is shared and noisy, so say how busy it
 was (the load average is printed).
@@ -32,6 +40,7 @@ was (the load average is printed).
 from __future__ import annotations
 
 import argparse
+import base64
 import io
 import json
 import os
@@ -203,6 +212,50 @@ def visits(driver: Playwright, url: str) -> dict[str, Any]:
     }
 
 
+SHOT_TIMES = {"150ms": 150.0, "600ms": 600.0}
+"""The moments of a first visit the docs show, in ms after navigation began (and: playable)."""
+
+
+def first_visit_shots(driver: Playwright, url: str, folder: Path) -> None:
+    """Film a first visit of ``url`` with a new profile; save the screen at SHOT_TIMES and
+    once the board is playable into ``folder`` (see the module's docstring)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as profile:
+        context = driver.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=ARGS, viewport={"width": 1280, "height": 800}
+        )
+        try:
+            page = context.new_page()
+            screen = context.new_cdp_session(page)
+            frames: list[tuple[float, str]] = []  # (seconds since the epoch, PNG in base64)
+
+            def keep(frame: dict[str, Any]) -> None:
+                frames.append((frame["metadata"]["timestamp"], frame["data"]))
+                screen.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]})
+
+            screen.on("Page.screencastFrame", keep)
+            screen.send("Page.startScreencast", {"format": "png"})
+            page.goto(url + FIRST_TURN_IS_A_PERSONS, wait_until="commit")
+            shown = page.wait_for_function(PLAYABLE, polling="raf", timeout=180_000)
+            playable: float = shown.json_value()
+            began: float = page.evaluate("performance.timeOrigin")
+            page.wait_for_timeout(300)  # the playable board's frame reaches the screen
+            screen.send("Page.stopScreencast")
+        finally:
+            context.close()
+    timed = sorted((stamp * 1000 - began, data) for stamp, data in frames)
+    moments = {**SHOT_TIMES, "playable": playable}
+    for name, at in moments.items():
+        # the screen at `at` is the last frame shown by then; once playable, the first after
+        before = [frame for frame in timed if frame[0] <= at]
+        after = [frame for frame in timed if frame[0] >= at]
+        chosen = (after[:1] or before[-1:]) if name == "playable" else (before[-1:] or after[:1])
+        when, data = chosen[0]
+        (folder / f"first-visit-{name}.png").write_bytes(base64.b64decode(data))
+        print(f"first visit at {name}: the frame shown at {when:.0f} ms ({len(timed)} frames)")
+    print(f"first visit: playable after {playable:.0f} ms; the pictures are in {folder}")
+
+
 def in_cpython(seats: list[str], seed: int, moves: list[str]) -> list[float]:
     """Milliseconds each bot takes to choose the same moves here."""
     state = new_game(4, seed=seed)
@@ -260,8 +313,25 @@ def main() -> int:
         "--mcts", default="mcts", help="the MCTS bot (default mcts: 300 iterations)"
     )
     parser.add_argument("--json", metavar="FILE", help="also write the raw figures as JSON")
+    parser.add_argument(
+        "--shots",
+        metavar="DIR",
+        type=Path,
+        help="instead: save pictures of a first visit at 150 ms, 600 ms and once playable in DIR",
+    )
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.shots:
+        with tempfile.TemporaryDirectory() as scratch:
+            build(Path(scratch) / "site")
+            server, url = serve(Path(scratch) / "site")
+            try:
+                with sync_playwright() as driver:
+                    first_visit_shots(driver, url, args.shots)
+            finally:
+                server.terminate()
+                server.wait()
+        return 0
     with tempfile.TemporaryDirectory() as scratch:
         sites = {"this tree": Path(scratch) / "site"}
         build(sites["this tree"])
