@@ -116,7 +116,7 @@ export class Game {
       focused === document.body ||
       this.board.element.contains(focused) ||
       !focused.isConnected ||
-      !focused.checkVisibility()
+      focused.checkVisibility?.() === false
     );
   }
 
