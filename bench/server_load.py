@@ -2,7 +2,8 @@
 
 Starts ``--processes`` server subprocesses on free loopback ports, all on one
 database (a fresh SQLite file by default, or the PostgreSQL database given
-with ``--db``), or uses the servers already running at ``--servers``. It
+with ``--db``), or uses the servers already running at ``--servers`` (started with
+``--games-per-client`` at least ``--games``: every game is created from here). It
 creates ``--games`` games (two scripted seats and two greedy bots each), in
 turn on each server, and seats each game's scripted clients on different
 servers when there are several (so every move also travels between servers,
@@ -170,6 +171,7 @@ def start_servers(
         port = free_port()
         command = [sys.executable, "-m", "pegs_rules", "serve", "--port", str(port), "--db", db]
         command += ["--bot-workers", str(args.bot_workers), "--sync", args.sync]
+        command += ["--games-per-client", str(max(args.games, 1))]  # all created from here
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         started.append((f"http://127.0.0.1:{port}", process))
     deadline = time.monotonic() + 30

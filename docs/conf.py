@@ -27,6 +27,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "myst_parser",
     "pegs_docs",
+    "pegs_js",
     "pegs_play",
     "pegs_study",
     "pegs_strength",

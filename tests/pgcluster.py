@@ -72,11 +72,13 @@ def free_port() -> int:
 
 @dataclass
 class Cluster:
-    """A running PostgreSQL server."""
+    """A running PostgreSQL server, which a test may also stop, start and restart."""
 
     folder: Path
     port: int
     _names: Iterator[int]
+    _pg_ctl: list[str]
+    """``pg_ctl -D DATA -l LOG -o OPTIONS``, run as the data folder's owner."""
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"
@@ -89,6 +91,21 @@ class Cluster:
         with psycopg.connect(self.url(), autocommit=True) as db:
             db.execute(f"create database {name}")
         return self.url(name)
+
+    def restart(self, mode: str = "fast") -> None:
+        """``pg_ctl restart -m MODE``: every connection is cut, and the server is back at once."""
+        self._control("-m", mode, "-w", "restart")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._control("-m", mode, "-w", "stop")
+
+    def start(self) -> None:
+        self._control("-w", "start")
+
+    def _control(self, *arguments: str) -> None:
+        done = subprocess.run([*self._pg_ctl, *arguments], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"pg_ctl {' '.join(arguments)} failed: {done.stderr}")
 
 
 def as_owner(command: list[str], owner: str | None) -> list[str]:
@@ -118,17 +135,16 @@ def cluster() -> Iterator[Cluster]:
         subprocess.run(as_owner(initdb, owner), check=True, capture_output=True)
         port = free_port()
         options = f"-h 127.0.0.1 -p {port} -k {folder} -F -c max_connections=200"
-        start = [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options]
-        started = subprocess.run(
-            as_owner([*start, "-w", "start"], owner), capture_output=True, text=True
+        pg_ctl = as_owner(
+            [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options], owner
         )
+        started = subprocess.run([*pg_ctl, "-w", "start"], capture_output=True, text=True)
         if started.returncode != 0:
             text = log.read_text() if log.exists() else started.stderr
             raise RuntimeError(f"PostgreSQL did not start: {text}")
         try:
-            yield Cluster(folder, port, itertools.count(1))
+            yield Cluster(folder, port, itertools.count(1), pg_ctl)
         finally:
-            stop = [str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]
-            subprocess.run(as_owner(stop, owner), capture_output=True)
+            subprocess.run([*pg_ctl, "-m", "immediate", "-w", "stop"], capture_output=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

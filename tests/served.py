@@ -6,13 +6,14 @@ import asyncio
 import contextlib
 import json
 import random
+import resource
 import signal
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache
@@ -96,6 +97,8 @@ class Server:
     db: Path | str
     """The SQLite file, or the PostgreSQL database's URL."""
     log: Path
+    metrics_port: int | None = None
+    """Where it serves its metrics, if it was asked to."""
 
     @property
     def url(self) -> str:
@@ -103,13 +106,33 @@ class Server:
 
     def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, Any]:
         """The status and JSON answer of an HTTP request."""
+        return self.answer(method, path, body)[:2]
+
+    def answer(
+        self, method: str, path: str, body: bytes | None = None
+    ) -> tuple[int, Any, dict[str, str]]:
+        """The status, JSON answer and headers (their names in lower case) of an HTTP request."""
         request = urllib.request.Request(self.url + path, data=body, method=method)
         request.add_header("Content-Type", "application/json")
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
-                return answer.status, json.loads(answer.read())
+                headers = {k.lower(): v for k, v in answer.headers.items()}
+                return answer.status, json.loads(answer.read()), headers
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
+            headers = {k.lower(): v for k, v in error.headers.items()}
+            return error.code, json.loads(error.read()), headers
+
+    def metrics(self) -> dict[str, float]:
+        """Its Prometheus metrics, by name and labels as written (``pegs_moves_total{by="bot"}``)."""
+        assert self.metrics_port is not None, "started without metrics"
+        url = f"http://127.0.0.1:{self.metrics_port}/metrics"
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            text = answer.read().decode()
+        return {
+            line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+            for line in text.splitlines()
+            if line and not line.startswith("#")
+        }
 
     def create(self, **body: Any) -> dict[str, Any]:
         status, answer = self.request("POST", "/api/games", json.dumps(body).encode())
@@ -145,15 +168,28 @@ def start_server(
     port: int | None = None,
     log: Path | None = None,
     options: Sequence[str] = (),
+    metrics: bool = False,
+    open_files: int | None = None,
 ) -> Server:
-    """``pegs serve`` on ``db`` (a file, or a PostgreSQL URL and then a ``log`` path), started."""
+    """``pegs serve`` on ``db`` (a file, or a PostgreSQL URL and then a ``log`` path), started;
+    with ``metrics`` served on a port of their own, and allowed ``open_files`` if given."""
     port = port or free_port()
     log = log or Path(db).with_suffix(".log")
     command = [sys.executable, "-m", "pegs_rules", "serve", "--port", str(port), "--db", str(db)]
     command += ["--bot-workers", str(bot_workers), *options]
+    metrics_port = free_port() if metrics else None
+    if metrics_port is not None:
+        command += ["--metrics", str(metrics_port)]
+
+    def limit_files() -> None:
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
     with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    server = Server(process, port, db, log)
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, preexec_fn=limit_files
+        )
+    server = Server(process, port, db, log, metrics_port)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -179,9 +215,11 @@ def stop_server(server: Server) -> None:
 
 @contextmanager
 def running_server(
-    directory: Path, bot_workers: int = 1, options: Sequence[str] = ()
+    directory: Path, bot_workers: int = 1, options: Sequence[str] = (), metrics: bool = False
 ) -> Iterator[Server]:
-    server = start_server(directory / "games.sqlite3", bot_workers, options=options)
+    server = start_server(
+        directory / "games.sqlite3", bot_workers, options=options, metrics=metrics
+    )
     try:
         yield server
     finally:
@@ -191,6 +229,19 @@ def running_server(
 def run(coroutine: Any, timeout: float = 120) -> Any:
     """Run a coroutine to its end (tests are synchronous)."""
     return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+def chooser(seed: int, delay: float = 0.0) -> Callable[[dict[str, Any]], Awaitable[str]]:
+    """A seat's choice for :meth:`SeatClient.play`: a random legal move, drawn from ``seed``,
+    after ``delay`` seconds (to make a game last)."""
+    rng = random.Random(seed)
+
+    async def choose(state: dict[str, Any]) -> str:
+        await asyncio.sleep(delay)
+        notation: str = rng.choice(state["moves"]["moves"])["notation"]
+        return notation
+
+    return choose
 
 
 async def first_move(state: dict[str, Any]) -> str:

@@ -1,4 +1,5 @@
-"""Two people in two browsers and two bots play a whole game through a real ``pegs serve``.
+"""Two people in two browsers and two bots play a whole game through a real ``pegs serve``;
+and a page plays on through connections cut at random moments.
 
 Each person opens their join link in a separate browser context (separate storage, as
 two machines would be) and plays through the page's contract: ``[data-move]`` buttons,
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from browser import ARTIFACTS, CHROMIUM_ARGS, chromium, unavailable
+from faults import Background, DroppingProxy
 from served import Server, start_server, stop_server
 
 from pegs_rules import legal_moves, replay, view
@@ -154,3 +156,55 @@ def check_seat_sees_its_view(
         )
         expected = [str(m) for m in legal_moves(truth)] if truth.turn == seat else []
         assert shown == expected
+
+
+def test_a_page_plays_on_through_connections_cut_at_random_moments(tmp_path: Path) -> None:
+    """The page's WebSocket is cut after 0.3 to 1.5 s, or just before or just after a move:
+    the page reconnects by itself and no move reaches the server twice."""
+    from playwright.sync_api import sync_playwright
+
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        unavailable("Playwright is not installed: pip install -e '.[dev]'")
+    chromium()
+    server = start_server(tmp_path / "games.sqlite3", bot_workers=0, metrics=True)
+    proxy = DroppingProxy(server.port, random.Random(8), (0.3, 1.5), only_websockets=True)
+    running = Background(proxy)
+    try:
+        created = server.create(players=4, seats=["human", "greedy", "greedy", "greedy"])
+        link = created["links"]["0"].replace(f":{server.port}/", f":{proxy.port}/")
+        rng = random.Random(3)
+        made = again = 0
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+            page = browser.new_context(reduced_motion="reduce").new_page()
+            page.set_default_timeout(30_000)
+            page.goto(link)
+            page.wait_for_selector("main[aria-busy=false]")
+            deadline = time.monotonic() + 120
+            while made < 15 and not page.get_attribute("[data-winner]", "data-winner"):
+                assert time.monotonic() < deadline, f"{made} moves made in time"
+                buttons = page.locator("[data-move]")
+                if buttons.count() == 0:
+                    time.sleep(0.02)
+                    continue
+                ply = page.get_attribute("[data-ply]", "data-ply")
+                buttons.nth(rng.randrange(buttons.count())).click()
+                page.wait_for_selector("main[aria-busy=false]")  # the answer, whatever it is
+                if page.get_attribute("[data-ply]", "data-ply") != ply:
+                    made += 1
+                else:  # it did not reach the server, or the page was not connected: again
+                    again += 1
+                    time.sleep(0.1)
+            page.screenshot(path=str(SHOTS / "cut-connections.png"))
+            browser.close()
+        counted = server.metrics()
+    finally:
+        running.stop()
+        stop_server(server)
+    print(f"{made} moves made, {again} tried again; connections cut: {proxy.cuts}")
+    assert made >= 15
+    assert sum(proxy.cuts.values()) >= 10 and proxy.cuts["after"] + proxy.cuts["before"] >= 3
+    for twice in ("stale", "not_your_turn"):  # no move reached the server twice
+        assert counted.get(f'pegs_refused_total{{reason="{twice}"}}', 0) == 0, counted

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from served import Server, check_frames, check_message, first_move, past, run, running_server
+from served import (
+    Server,
+    check_frames,
+    check_message,
+    chooser,
+    first_move,
+    past,
+    run,
+    running_server,
+)
 
 from pegs_rules import ARIZONA, apply, new_game, parse_move, replay
 from pegs_rules.cli import main
@@ -26,16 +34,6 @@ SEATS = ["human", "greedy", "human", "random"]
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with running_server(tmp_path_factory.mktemp("serve")) as running:
         yield running
-
-
-def chooser(seed: int) -> Any:
-    rng = random.Random(seed)
-
-    async def choose(state: dict[str, Any]) -> str:
-        notation: str = rng.choice(state["moves"]["moves"])["notation"]
-        return notation
-
-    return choose
 
 
 def test_two_scripted_seats_and_two_bots_play_to_the_end_and_nothing_leaks(

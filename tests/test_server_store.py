@@ -22,6 +22,7 @@ from pegs_rules.records import GameRecord
 from pegs_rules.serialize import to_data
 from pegs_rules.server.games import token_hash
 from pegs_rules.server.store import (
+    GameRemoved,
     Notice,
     PlyTaken,
     SeatTaken,
@@ -147,6 +148,53 @@ def test_a_finished_game_leaves_the_active_count_and_its_lease(store: Store) -> 
     loaded = store.load("bots")
     assert loaded is not None and loaded.finished and loaded.winner == 1
     assert store.lease("s1", 5.0, claim=10) == set()
+
+
+def test_games_nobody_plays_are_removed_and_announced(store: Store) -> None:
+    """Each rule of :meth:`Store.expire` on its own: never joined, idle, finished long ago."""
+    heard: list[Notice | None] = []
+    store.listen(heard.append)
+    store.create(stored("unjoined"), "s1", 5.0, creator="198.51.100.7")
+    store.create(stored("joined"), "s1", 5.0, creator="198.51.100.7")
+    store.take_seat("joined", 2, "s1")
+    store.create(stored("bots", seats=("greedy",) * 4), "s1", 5.0)  # nobody to join
+    store.create(stored("over"), "s1", 5.0, creator="198.51.100.7")
+    store.add_moves([StoredMove("over", 0, "discard 7", 1, winner=0)])
+    assert store.count_active("198.51.100.7") == 2 and store.count_active() == 3
+    time.sleep(0.05)
+    assert store.expire(unjoined=3600, idle=3600, finished=3600) == ()
+    assert store.expire(unjoined=0.01, idle=3600, finished=3600) == ("unjoined",)
+    assert store.load("unjoined") is None and store.moves("unjoined") == ()
+    assert store.count_active("198.51.100.7") == 1
+    assert sorted(store.expire(unjoined=0.01, idle=0.01, finished=3600)) == ["bots", "joined"]
+    assert store.lease("s1", 5.0, claim=10) == set()  # the bots' lease went with them
+    assert store.expire(unjoined=0.01, idle=0.01, finished=0.01) == ("over",)
+    assert store.count_active() == 0
+    deadline = time.monotonic() + 10
+    while len([n for n in heard if isinstance(n, GameRemoved)]) < 4:
+        assert time.monotonic() < deadline, heard
+        time.sleep(0.05)
+
+
+def test_a_layout_without_the_columns_for_expiry_is_brought_up_to_date(backend: Backend) -> None:
+    """The previous layout had no creator, joined or active: its games count as joined and
+    active from the upgrade on."""
+    store = backend.open()
+    store.create(stored("old"), "s1", 5.0)
+    store.close()
+    backend.opened.remove(store)
+    for index in ("games_by_creator", "games_by_activity"):
+        backend.execute(f"drop index {index}", ())
+    for column in ("creator", "joined", "active"):
+        backend.execute(f"alter table games drop column {column}", ())
+    if not backend.url.startswith("postgresql"):
+        backend.execute("pragma user_version = 1", ())
+    upgraded = backend.open()
+    time.sleep(0.3)
+    assert upgraded.expire(unjoined=0.01, idle=3600, finished=3600) == ()  # counts as joined
+    assert upgraded.count_active() == 1
+    upgraded.create(stored("new"), "s1", 5.0)
+    assert upgraded.expire(unjoined=3600, idle=0.2, finished=3600) == ("old",)
 
 
 def test_the_latest_snapshot_is_kept(store: Store) -> None:

@@ -92,6 +92,20 @@ def seconds(text: str) -> float:
     return value
 
 
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
+
+
+def duration(text: str) -> float:
+    """An option type: a positive time, in seconds, or with a unit: ``90s``, ``60m``, ``24h``, ``30d``."""
+    unit = DURATION_UNITS.get(text[-1:].lower())
+    try:
+        return seconds(text[:-1] if unit else text) * (unit or 1)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"not a time: {text!r} (seconds, or a number and s, m, h or d)"
+        ) from None
+
+
 def at_least(minimum: int) -> Callable[[str], int]:
     """An option type: a whole number no smaller than ``minimum``."""
 
@@ -930,6 +944,7 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         pegs serve
         pegs serve --host 0.0.0.0 --port 8080 --public-url https://pegs.example.org
         pegs serve --db postgresql://pegs@db.example.org:5432/pegs   # one of several servers
+        pegs serve --metrics 9464 --forwarded-allow-ips 10.0.0.5   # behind a proxy at 10.0.0.5
         """,
         serve,
     )
@@ -954,12 +969,43 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         default="full",
         help="SQLite: full: flush every move to disk; normal: survive a killed server, not a power cut",
     )
-    for name, what in [
-        ("header", "a client has to send a request's headers (default 10)"),
-        ("body", "a client has to send the body its headers declare (default 30)"),
-        ("send", "a WebSocket message may take to go out before the peer is dropped (default 10)"),
+    for name, kind, what in [
+        (
+            "header-timeout",
+            seconds,
+            "seconds a client has to send a request's headers (default 10)",
+        ),
+        ("body-timeout", seconds, "seconds a client has to send the body declared (default 30)"),
+        ("send-timeout", seconds, "seconds a message may take to go out to a peer (default 10)"),
+        ("unjoined-expiry", duration, "how long a game with no move waits to be joined (60m)"),
+        ("idle-expiry", duration, "how long an unfinished game may go without a move (24h)"),
+        ("keep-finished", duration, "how long a finished game's record is kept (30d)"),
     ]:
-        sub.add_argument(f"--{name}-timeout", type=seconds, metavar="S", help=f"seconds {what}")
+        metavar = "S" if kind is seconds else "TIME"
+        sub.add_argument(f"--{name}", type=kind, metavar=metavar, help=what)
+    sub.add_argument(
+        "--games-per-client",
+        type=at_least(1),
+        metavar="N",
+        help="unfinished games one client address may have asked for (default 20)",
+    )
+    sub.add_argument(
+        "--max-connections",
+        type=at_least(1),
+        metavar="N",
+        help="connections at once (default and at most: the open-file limit less 100)",
+    )
+    sub.add_argument(
+        "--metrics",
+        metavar="[HOST:]PORT",
+        help="serve Prometheus metrics there (the host is 127.0.0.1 unless given)",
+    )
+    sub.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="the proxies whose X-Forwarded-For is believed, comma-separated "
+        "(default: $FORWARDED_ALLOW_IPS or 127.0.0.1)",
+    )
 
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (

@@ -313,7 +313,7 @@ class _Geometry:
     def corner_outside(self, seat: int, distance: float) -> Point:
         """A point ``distance`` outside corner ``18 * seat``, on the corner's bisector."""
         x, y = self.at(seat, 0, 0)
-        norm = math.hypot(x, y)
+        norm = _length(x, y)
         return x + x / norm * distance, y + y / norm * distance
 
     def location(self, seat: int, location: Location) -> Point:
@@ -687,7 +687,7 @@ class _Drawing:
         b = geo.location(step.seat, step.dst)
         mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
         dx, dy = b[0] - a[0], b[1] - a[1]
-        length = math.hypot(dx, dy) or 1.0
+        length = _length(dx, dy) or 1.0
         nx, ny = -dy / length, dx / length
         if (nx * mx + ny * my > 0) != outwards:  # bow towards the middle of the board
             nx, ny = -nx, -ny
@@ -734,7 +734,7 @@ class _Drawing:
         self, tip: Point, direction: Point, length: float, colour: str, *, halo: bool = False
     ) -> Point:
         """Draw an arrowhead at ``tip`` pointing along ``direction``; return its base."""
-        norm = math.hypot(*direction) or 1.0
+        norm = _length(*direction) or 1.0
         ux, uy = direction[0] / norm, direction[1] / norm
         base = (tip[0] - ux * length * 0.8, tip[1] - uy * length * 0.8)
         back = (tip[0] - ux * length, tip[1] - uy * length)
@@ -768,7 +768,7 @@ class _Drawing:
         y = self.board_bottom + _MARGIN + _LEGEND_ROW / 2
         middle = self.left + self.width / 2
         for row in self.legend_rows:
-            x = middle - sum(_item_width(words) for _, words in row) / 2
+            x = middle - _row_width(row) / 2
             for kind, words in row:
                 p = (x + 0.7, y)
                 if kind == "come-out":
@@ -816,6 +816,15 @@ def _item_width(words: str) -> float:
     return 2.4 + len(words) * _LEGEND_FONT * 0.55
 
 
+def _row_width(row: list[tuple[str, str]]) -> float:
+    """The width of a legend row, its items added left to right (``sum`` adds floats with
+    compensation from Python 3.12 on, and JavaScript's port must get the same bits)."""
+    width = 0.0
+    for _, words in row:
+        width += _item_width(words)
+    return width
+
+
 def _rows(items: list[tuple[str, str]], width: float) -> list[list[tuple[str, str]]]:
     """Legend items in rows no wider than ``width`` (at least one item per row)."""
     rows: list[list[tuple[str, str]]] = [[]]
@@ -830,9 +839,17 @@ def _rows(items: list[tuple[str, str]], width: float) -> list[list[tuple[str, st
     return rows
 
 
+def _length(dx: float, dy: float) -> float:
+    """The length of ``(dx, dy)`` from operations that IEEE 754 rounds exactly (products, a sum,
+    a square root), so that every Python and the TypeScript port (``js/src/render.ts``) get the
+    same bits: ``math.hypot`` rounds its own way (it differs from JavaScript's ``Math.hypot`` in
+    about a third of the lengths a board takes). The lengths here are far from overflow."""
+    return math.sqrt(dx * dx + dy * dy)
+
+
 def _towards(p: Point, q: Point, distance: float) -> Point:
     dx, dy = q[0] - p[0], q[1] - p[1]
-    norm = math.hypot(dx, dy) or 1.0
+    norm = _length(dx, dy) or 1.0
     return p[0] + dx / norm * distance, p[1] + dy / norm * distance
 
 

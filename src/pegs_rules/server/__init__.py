@@ -10,8 +10,11 @@ The server stores, routes and checks tokens; the rules stay in the library.
 * :mod:`~pegs_rules.server.games`: one game in memory, rebuilt from the store;
 * :mod:`~pegs_rules.server.store`: the store interface; :mod:`~pegs_rules.server.sqlite` (one
   file, one process) and :mod:`~pegs_rules.server.postgres` (any number of processes) implement it;
-* :mod:`~pegs_rules.server.limits` and :mod:`~pegs_rules.server.timeouts`: rate limits, read
-  timeouts, and closing on peers that stop reading;
+* :mod:`~pegs_rules.server.thinking`: where and when bots think, the workers shared fairly;
+* :mod:`~pegs_rules.server.limits` and :mod:`~pegs_rules.server.connections`: rate limits, the
+  log of clients' mistakes, read timeouts, request-head limits, the bound on connections, and
+  closing on peers that stop reading;
+* :mod:`~pegs_rules.server.metrics`: what the server tells its operator (Prometheus);
 * :mod:`~pegs_rules.server.client`: a Python client that reconnects by itself.
 
 Importing :mod:`pegs_rules` never imports this package.

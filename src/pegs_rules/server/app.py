@@ -12,12 +12,18 @@ Routes:
 * ``GET /play/{id}``: the browser client (:mod:`pegs_rules.web`'s page with its
   remote transport), which reads its token from the link;
 * ``GET /rules/{id}.html``: a ruling's one line, where the page links ruling ids;
-* ``GET /healthz``: ``{"ok": true, "games": N}`` (the games this process holds).
+* ``GET /healthz``: whether the process runs (always ``200`` while it does), with
+  whether its database answers and the games it holds;
+* ``GET /readyz``: ``200`` while the server can serve players, ``503`` while its
+  database does not answer (for a load balancer's health check).
 
 Every request and WebSocket handshake counts against its client's rate limit
 (:mod:`~pegs_rules.server.limits`); a request whose headers or body do not
-arrive in time is answered ``408`` (:mod:`~pegs_rules.server.timeouts`). A
-request the server refuses is a client's mistake, logged at WARNING in one line.
+arrive in time is answered ``408``, one whose head is too long ``414`` or
+``431``, and connections are bounded (:mod:`~pegs_rules.server.connections`).
+A request the server refuses is a client's mistake, logged at WARNING in one
+line (so many a minute: :class:`~pegs_rules.server.limits.Mistakes`). A
+request the store could not serve is answered ``503`` with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -35,6 +41,11 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+try:
+    import resource
+except ImportError:  # pragma: no cover - not a POSIX system
+    resource = None  # type: ignore[assignment]
+
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
@@ -48,18 +59,30 @@ from pegs_rules.errors import FormatError
 from pegs_rules.rules import PRESETS, Rules
 from pegs_rules.rulings import RULINGS
 from pegs_rules.serialize import from_data, to_data, to_json
-from pegs_rules.server.games import DAMAGED, check_seat_kind
-from pegs_rules.server.limits import ClientLimits
-from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
-from pegs_rules.server.registry import Registry
-from pegs_rules.server.session import SEND_TIMEOUT, Session
-from pegs_rules.server.store import StoreError, open_store
-from pegs_rules.server.timeouts import (
+from pegs_rules.server import metrics
+from pegs_rules.server.connections import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
-    WebSocketProtocol,
-    http_protocol,
+    Gate,
+    Trusted,
+    connection_limit,
+    protocols,
 )
+from pegs_rules.server.games import DAMAGED, UNREACHABLE, check_seat_kind
+from pegs_rules.server.limits import MISTAKES, ClientLimits, client_key
+from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
+from pegs_rules.server.registry import (
+    FINISHED_SECONDS,
+    IDLE_SECONDS,
+    MAX_GAMES_PER_CLIENT,
+    UNJOINED_SECONDS,
+    Expiry,
+    Registry,
+    TooManyGames,
+)
+from pegs_rules.server.session import SEND_TIMEOUT, Session
+from pegs_rules.server.store import Damaged, Store, StoreError, open_store
+from pegs_rules.server.thinking import Thinking
 from pegs_rules.web.build import STATIC
 
 log = logging.getLogger("pegs_rules.server")
@@ -71,6 +94,11 @@ MAX_RULES_NAME = 40
 PAGE_FILES = {"style.css": "text/css", "icon.svg": "image/svg+xml"}
 """The browser client's files besides its page and ``js/``."""
 PAGE_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+RETRY_AFTER = 5
+"""Seconds a request the store could not serve is told to wait (``Retry-After``)."""
+GAMES_RETRY_AFTER = 60
+"""Seconds a client with as many unfinished games as it may have is told to wait."""
+NEW_GAME_FIELDS = {"players", "preset", "seats", "house_rules"}
 RULING_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{id}</title></head>
 <body><h1>{id}</h1><p>{summary}</p>
@@ -101,6 +129,17 @@ class ServerConfig:
         body_timeout: seconds a client has to send the body its headers declare.
         send_timeout: seconds a WebSocket message may take to go out before
             the connection is closed (the peer is not reading).
+        games_per_client: unfinished games one client address may have asked for.
+        unjoined_expiry: seconds a game with a seat for a person waits, with no
+            move, for a person to join before it is removed.
+        idle_expiry: seconds an unfinished game may go without a move before
+            it is removed.
+        keep_finished: seconds a finished game's record is kept.
+        max_connections: connections held at once (at most, and by default,
+            the open-file limit less what the server needs besides).
+        metrics: ``PORT`` or ``HOST:PORT`` to serve Prometheus metrics on (off if ``None``).
+        forwarded_allow_ips: the proxies whose ``X-Forwarded-For`` and
+            ``X-Forwarded-Proto`` are believed (comma-separated; ``*`` for any).
     """
 
     host: str = "127.0.0.1"
@@ -113,6 +152,17 @@ class ServerConfig:
     header_timeout: float = HEADER_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
     send_timeout: float = SEND_TIMEOUT
+    games_per_client: int = MAX_GAMES_PER_CLIENT
+    unjoined_expiry: float = UNJOINED_SECONDS
+    idle_expiry: float = IDLE_SECONDS
+    keep_finished: float = FINISHED_SECONDS
+    max_connections: int | None = None
+    metrics: str | None = None
+    forwarded_allow_ips: str = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+    @property
+    def expiry(self) -> Expiry:
+        return Expiry(self.unjoined_expiry, self.idle_expiry, self.keep_finished)
 
 
 class BadRequest(Exception):
@@ -125,7 +175,8 @@ class BadRequest(Exception):
 
 
 def bot_pool(workers: int) -> Executor | None:
-    """A process pool for the bots (``None`` for threads when ``workers`` is 0).
+    """A process pool for bots (``None`` for a thread when ``workers`` is 0): one for the
+    searching bots, and one of a single process for the quick ones (:mod:`~pegs_rules.server.thinking`).
 
     The workers are started afresh (``spawn``) and leave by themselves if the
     server dies without stopping them (:func:`leave_with_parent`).
@@ -149,22 +200,28 @@ def leave_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="pegs-parent-watch").start()
 
 
-def create_app(config: ServerConfig) -> Starlette:
-    """The server as an ASGI application."""
+def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
+    """The server as an ASGI application, on ``store`` (by default, it opens ``config.db``)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = open_store(config.db, config.sync)
-        pool = bot_pool(config.bot_workers)
-        registry = Registry(store, pool, config.max_games)
+        pools = [bot_pool(config.bot_workers), bot_pool(min(1, config.bot_workers))]
+        registry = Registry(
+            store or open_store(config.db, config.sync, serving=True),
+            Thinking(pools[0], config.bot_workers, quick=pools[1]),
+            config.max_games,
+            games_per_client=config.games_per_client,
+            expiry=config.expiry,
+        )
         await registry.start()
         app.state.registry = registry
         try:
             yield
         finally:
             await registry.close()
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+            for pool in pools:
+                if pool is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
 
     def registry_of(request: Request | WebSocket) -> Registry:
         registry: Registry = request.app.state.registry
@@ -176,16 +233,19 @@ def create_app(config: ServerConfig) -> Starlette:
         return str(request.base_url).rstrip("/")
 
     async def create_game(request: Request) -> Response:
+        creator = client_key(request.client.host) if request.client else None
         try:
             players, rules, seats = parse_new_game(await read_body(request))
-            created = await registry_of(request).create(rules, players, seats)
+            created = await registry_of(request).create(rules, players, seats, creator)
         except BadRequest as error:
             return refused(request, error.status, "bad_request", error.problems)
+        except TooManyGames as error:
+            headers = {"Retry-After": str(GAMES_RETRY_AFTER)}
+            return refused(request, 429, "too_many_games", [str(error)], headers)
         except ProtocolError as error:
             return refused(request, 503, error.code, [error.message])
-        except StoreError as error:
-            log.error("cannot create a game: %s", error)
-            return JSONResponse({"error": "unavailable", "problems": ["the store failed"]}, 503)
+        except StoreError:
+            return unreachable()
         base = base_url(request)
         ws_base = "ws" + base.removeprefix("http")
         page = f"{base}/play/{created.id}"
@@ -202,8 +262,10 @@ def create_app(config: ServerConfig) -> Starlette:
         game_id = request.path_params["game"]
         try:
             found = await registry_of(request).summary(game_id)
-        except StoreError as error:
+        except Damaged as error:
             return damaged(game_id, error)
+        except StoreError:
+            return unreachable()
         if found is None:
             return refused(request, 404, "not_found", ["no such game"])
         return JSONResponse(found)
@@ -214,15 +276,25 @@ def create_app(config: ServerConfig) -> Starlette:
             record = await registry_of(request).record(game_id)
         except ProtocolError as error:
             return refused(request, 409, error.code, [error.message])
-        except StoreError as error:
+        except Damaged as error:
             return damaged(game_id, error)
+        except StoreError:
+            return unreachable()
         if record is None:
             return refused(request, 404, "not_found", ["no such game"])
         headers = {"Content-Disposition": f'attachment; filename="pegs-{game_id}.json"'}
         return Response(to_json(record, indent=1) + "\n", 200, headers, "application/json")
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "games": len(registry_of(request).games)})
+        registry = registry_of(request)
+        return JSONResponse({"ok": True, "database": registry.ready, "games": len(registry.games)})
+
+    async def ready(request: Request) -> Response:
+        if registry_of(request).ready:
+            return JSONResponse({"ok": True})
+        problems = ["the server cannot reach its database"]
+        headers = {"Retry-After": str(RETRY_AFTER)}
+        return JSONResponse({"error": "unavailable", "problems": problems}, 503, headers)
 
     async def page(request: Request) -> Response:
         name = request.path_params["name"]
@@ -249,6 +321,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/games/{game}", game_summary),
         Route("/api/games/{game}/record", game_record),
         Route("/healthz", health),
+        Route("/readyz", ready),
         WebSocketRoute("/api/games/{game}/ws", game_socket),
         Mount("/play/js", StaticFiles(directory=STATIC / "js")),
         Route("/play/{name}", page),
@@ -257,26 +330,40 @@ def create_app(config: ServerConfig) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(ClientLimits)])
 
 
-def refused(request: Request, status: int, code: str, problems: list[str]) -> Response:
-    """An HTTP error answer to a client's mistake, logged in one line."""
-    client = request.client.host if request.client else "unknown"
-    shown = "; ".join(problems)[:200]
-    log.warning(
+def refused(
+    request: Request,
+    status: int,
+    code: str,
+    problems: list[str],
+    headers: dict[str, str] | None = None,
+) -> Response:
+    """An HTTP error answer to a client's mistake, logged in one line (so many a minute)."""
+    client = client_key(request.client.host) if request.client else "unknown"
+    metrics.REFUSED.labels(code).inc()
+    MISTAKES.warn(
+        client,
         "client %s: %s %s: %d %s: %s",
         client,
         request.method,
         request.url.path[:100],
         status,
         code,
-        shown,
+        "; ".join(problems)[:200],
     )
-    return JSONResponse({"error": code, "problems": problems}, status)
+    return JSONResponse({"error": code, "problems": problems}, status, headers)
 
 
-def damaged(game_id: str, error: StoreError) -> Response:
+def damaged(game_id: str, error: Damaged) -> Response:
     """The answer about a game that no longer loads: the same to everyone; the details go to the log."""
     log.error("game %s: %s", game_id, error)
     return JSONResponse({"error": "unavailable", "problems": [DAMAGED]}, 500)
+
+
+def unreachable() -> Response:
+    """The answer to a request the store could not serve (the registry logs the store's failure)."""
+    metrics.REFUSED.labels("unavailable").inc()
+    headers = {"Retry-After": str(RETRY_AFTER)}
+    return JSONResponse({"error": "unavailable", "problems": [UNREACHABLE]}, 503, headers)
 
 
 async def read_body(request: Request) -> Any:
@@ -298,41 +385,51 @@ async def read_body(request: Request) -> Any:
 
 
 def parse_new_game(body: Any) -> tuple[int, Rules, tuple[str, ...]]:
-    """Players, rules and seats from a ``POST /api/games`` body; :class:`BadRequest` if wrong."""
+    """Players, rules and seats from a ``POST /api/games`` body; :class:`BadRequest` listing
+    every problem if wrong."""
     if not isinstance(body, dict):
         raise BadRequest(400, "the body is a JSON object")
-    unknown = sorted(set(body) - {"players", "preset", "seats", "house_rules"})
+    problems = []
+    unknown = sorted(set(body) - NEW_GAME_FIELDS)
     if unknown:
-        raise BadRequest(400, f"unknown fields: {', '.join(map(repr, unknown))[:200]}")
+        problems.append(f"unknown fields: {', '.join(map(repr, unknown))[:200]}")
     preset = body.get("preset", "arizona")
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise BadRequest(400, f"preset: one of {', '.join(PRESETS)}, not {shown(preset)}")
+        problems.append(f"preset: one of {', '.join(PRESETS)}, not {shown(preset)}")
+        preset = None
+    rules = PRESETS[preset] if preset else None
     house = body.get("house_rules", {})
     if not isinstance(house, dict):
-        raise BadRequest(400, "house_rules: an object of rules fields")
-    name = house.get("name", preset)
-    if not (isinstance(name, str) and 0 < len(name) <= MAX_RULES_NAME and name.isprintable()):
-        raise BadRequest(400, f"house_rules: name is 1 to {MAX_RULES_NAME} printable characters")
-    document = to_data(PRESETS[preset]) | {
-        k: v for k, v in house.items() if k not in ("format", "type")
-    }
-    try:
-        rules = from_data(document, "rules")
-    except FormatError as error:
-        raise BadRequest(400, *(f"house_rules: {p}"[:200] for p in error.problems)) from None
+        problems.append("house_rules: an object of rules fields")
+        rules = None
+    else:
+        name = house.get("name", preset)
+        if not (isinstance(name, str) and 0 < len(name) <= MAX_RULES_NAME and name.isprintable()):
+            problems.append(f"house_rules: name is 1 to {MAX_RULES_NAME} printable characters")
+            rules = None
+        elif rules is not None:
+            fields = {k: v for k, v in house.items() if k not in ("format", "type")}
+            try:
+                rules = from_data(to_data(rules) | fields, "rules")
+            except FormatError as error:
+                problems.extend(f"house_rules: {p}"[:200] for p in error.problems)
+                rules = None
     players = body.get("players", 4)
-    if type(players) is not int or players not in rules.player_counts:
-        raise BadRequest(400, f"players: one of {list(rules.player_counts)}, not {shown(players)}")
-    seats = body.get("seats", ["human"] * players)
-    if not isinstance(seats, list) or len(seats) != players:
-        raise BadRequest(400, f"seats: a list of {players} seat kinds ('human' or a bot)")
-    problems = []
-    for i, kind in enumerate(seats):
+    counts = list(rules.player_counts) if rules else [4, 6, 8]
+    if type(players) is not int or players not in counts:
+        problems.append(f"players: one of {counts}, not {shown(players)}")
+        players = None
+    seats = body.get("seats", ["human"] * (players or 4))
+    if not isinstance(seats, list) or (players is not None and len(seats) != players):
+        problems.append(
+            f"seats: a list of {players or 'the players'} seat kinds ('human' or a bot)"
+        )
+    for i, kind in enumerate(seats if isinstance(seats, list) else []):
         try:
             check_seat_kind(kind)
         except ValueError as error:
             problems.append(f"seats[{i}]: {str(error)[:200]}")
-    if problems:
+    if problems or rules is None or players is None:
         raise BadRequest(400, *problems)
     return players, rules, tuple(seats)
 
@@ -343,21 +440,74 @@ def shown(value: object) -> str:
 
 
 def serve(config: ServerConfig) -> int:
-    """Run the server until interrupted (``pegs serve``); return the exit code."""
+    """Run the server until interrupted (``pegs serve``); return the exit code.
+
+    The store is opened first: a database that cannot be opened, or an SQLite
+    file another server holds, ends it at once with one line saying why (exit code 2).
+    """
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    # the registry logs the database's comings and goings, once each: not the pool's every try
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    logging.getLogger("uvicorn.error").addFilter(malformed_requests)
     where = "PostgreSQL" if config.db.startswith(("postgresql:", "postgres:")) else config.db
-    log.info("pegs serve: http://%s:%d, games in %s", config.host, config.port, where)
+    try:
+        store = open_store(config.db, config.sync, serving=True)
+    except StoreError as error:
+        log.error("pegs serve: %s", error)
+        return 2
+    files = open_files()
+    limit = connection_limit(files)
+    if config.max_connections is not None:
+        limit = min(limit, config.max_connections)
+    gate = Gate(limit, Trusted(config.forwarded_allow_ips))
+    http, ws = protocols(config.header_timeout, config.body_timeout, gate)
+    if config.metrics:
+        metrics.serve_metrics(config.metrics)
+    log.info(
+        "pegs serve: http://%s:%d, games in %s; at most %d connections (open files: %d)%s",
+        config.host,
+        config.port,
+        where,
+        limit,
+        files,
+        f"; metrics on {config.metrics}" if config.metrics else "",
+    )
     uvicorn.run(
-        create_app(config),
+        create_app(config, store),
         host=config.host,
         port=config.port,
-        http=http_protocol(config.header_timeout, config.body_timeout),
-        ws=WebSocketProtocol,
+        http=http,
+        ws=ws,
         ws_max_size=4 * MAX_FRAME,
         proxy_headers=True,
-        forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        forwarded_allow_ips=config.forwarded_allow_ips,
         log_level="info",
     )
     return 0
+
+
+def open_files() -> int:
+    """How many files this process may open, its soft limit raised to the hard one first
+    (as a server should: the usual soft limit, 1,024, is for programs that do not ask)."""
+    if resource is None:  # pragma: no cover - not a POSIX system: assume the usual
+        return 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if wanted > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def malformed_requests(record: logging.LogRecord) -> bool:
+    """A filter for uvicorn's log: its line for each malformed request goes through
+    :data:`~pegs_rules.server.limits.MISTAKES` (so many a minute), not straight to the log."""
+    if record.getMessage().startswith("Invalid HTTP request"):
+        MISTAKES.warn("malformed HTTP", "a client sent a malformed HTTP request: refused (400)")
+        return False
+    return True

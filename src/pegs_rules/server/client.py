@@ -18,6 +18,15 @@ restart, a network blip), joining again with the same token; it gives up only
 when the server refuses it (close codes 1008 and 4001). Given several servers
 of one store (:func:`socket_urls`), it tries the next one each time a
 connection fails or drops, so a server that dies costs a seat one reconnect.
+
+:meth:`SeatClient.play` survives a drop at any moment, while it sends a move
+too: it decides only on a position the current connection has sent, and sends
+at most one move for a position on a connection. A move lost with its
+connection is sent again once the new connection shows the seat still to act
+at that ply; a move that arrived is never sent again (the server would refuse
+it as ``stale`` anyway: every move names its ply). A move the server could
+not store (``unavailable``: its database did not answer) is sent again after
+:data:`RETRY_SECONDS`.
 """
 
 from __future__ import annotations
@@ -35,6 +44,16 @@ from websockets.asyncio.client import ClientConnection, connect
 
 DO_NOT_RECONNECT = (1008, 4001)
 """Close codes after which the server does not want this client back."""
+RETRY_SECONDS = 1.0
+"""How long :meth:`SeatClient.play` waits before sending again a move the server could not store."""
+
+
+class Refused(ConnectionError):
+    """The server closed this client's connection and does not want it back (its close code)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"the server refused this connection (close code {code})")
+        self.code = code
 
 
 def socket_url(link: str) -> tuple[str, str]:
@@ -83,6 +102,7 @@ class SeatClient:
         self.welcome: dict[str, Any] | None = None
         self.state: dict[str, Any] | None = None
         self.connections = 0
+        """Connections made so far (the current one's number)."""
         self.refused: int | None = None
         self._socket: ClientConnection | None = None
         self._ready = asyncio.Event()
@@ -112,18 +132,28 @@ class SeatClient:
         if self._socket is not None:
             await self._socket.close()
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send ``message`` on the current connection (waiting for one if it is down)."""
-        await self.wait_ready()
-        assert self._socket is not None
-        await self._socket.send(json.dumps(message))
+    async def send(self, message: dict[str, Any]) -> bool:
+        """Send ``message`` on the current connection, waiting for one if it is down.
 
-    async def send_move(self, move: str, ply: int | None = None) -> None:
-        """Send a ``move`` message."""
-        message: dict[str, Any] = {"type": "move", "move": move}
-        if ply is not None:
-            message["ply"] = ply
-        await self.send(message)
+        Returns ``False`` if the connection dropped before the message went:
+        it is not sent again (decide again on the next connection's ``state``).
+        """
+        await self.wait_ready()
+        return await self._send_now(json.dumps(message))
+
+    async def send_move(self, move: str, ply: int | None = None) -> bool:
+        """Send a ``move`` message (see :meth:`send`)."""
+        return await self.send(move_message(move, ply))
+
+    async def _send_now(self, text: str) -> bool:
+        socket = self._socket
+        if socket is None or not self.connected:
+            return False
+        try:
+            await socket.send(text)
+        except websockets.ConnectionClosed:
+            return False
+        return True
 
     async def next(
         self,
@@ -146,7 +176,7 @@ class SeatClient:
     ) -> int:
         """Play this seat until the game ends: ``choose`` picks a move text from a ``state``.
 
-        Returns the winning team.
+        Returns the winning team; raises :class:`Refused` if the server refuses the seat.
         """
         if self._task is None:
             await self.start()
@@ -154,19 +184,26 @@ class SeatClient:
         async def loop() -> int:
             sent: tuple[int, int] | None = None  # (connection, ply) a move was sent for
             while True:
+                await self._ready.wait()  # connected, and the state is this connection's
                 state = self.state
                 assert state is not None
                 seen = state.get("view") or state.get("public") or {}
                 if seen.get("winner") is not None:
                     return int(seen["winner"])
-                if state.get("moves") and sent != (self.connections, state["ply"]):
-                    sent = (self.connections, state["ply"])
-                    await self.send_move(await choose(state), state["ply"])
+                here = (self.connections, state["ply"])
+                if state.get("moves") and sent != here:
+                    move = await choose(state)
+                    if self.state is state and self.connected:  # nothing new meanwhile
+                        sent = here
+                        await self._send_now(json.dumps(move_message(move, here[1])))
                 message = await self.messages.get()
+                if message.get("type") == "closed" and self.refused is not None:
+                    raise Refused(self.refused)
                 if message.get("type") in ("illegal", "error"):
-                    sent = None  # refused: choose again
-                    if message.get("code") == "rate_limited":
-                        await asyncio.sleep(1.0)
+                    if message.get("code") in ("rate_limited", "unavailable"):
+                        await asyncio.sleep(RETRY_SECONDS)
+                    if message.get("code") not in ("stale", "not_your_turn"):
+                        sent = None  # refused: choose again (a stale move's answer is coming)
 
         return await asyncio.wait_for(loop(), timeout)
 
@@ -190,15 +227,18 @@ class SeatClient:
                 code = closed.rcvd.code if closed.rcvd is not None else None
                 if code in DO_NOT_RECONNECT:
                     self.refused = code
-                    return
             except (OSError, websockets.InvalidHandshake, asyncio.TimeoutError):
                 pass
             self._ready.clear()
             self._socket = None
+            self.messages.put_nowait({"type": "closed"})  # wakes whoever waits for a message
+            if self.refused is not None:
+                return
             await asyncio.sleep(delay * (1 + self._jitter.random()))
             delay = min(delay * 2, 2.0)
 
     def _receive(self, frame: str) -> None:
+        """Keep a frame received (a ``state`` makes the client ready: decisions may use it)."""
         if self.keep_frames:
             self.frames.append(frame)
         message = json.loads(frame)
@@ -208,3 +248,11 @@ class SeatClient:
             self.state = message
             self._ready.set()
         self.messages.put_nowait(message)
+
+
+def move_message(move: str, ply: int | None = None) -> dict[str, Any]:
+    """A ``move`` message: the move's text and the ply it was chosen at."""
+    message: dict[str, Any] = {"type": "move", "move": move}
+    if ply is not None:
+        message["ply"] = ply
+    return message

@@ -32,10 +32,9 @@ from pegs_rules.notation import parse_move
 from pegs_rules.render import svg
 from pegs_rules.serialize import events_to_data, from_data, from_json, to_json
 from pegs_rules.server import protocol
-from pegs_rules.server.store import Snapshot, StoredGame, StoreError
+from pegs_rules.server.store import Damaged, Snapshot, StoredGame
 from pegs_rules.state import GameState
 from pegs_rules.turn import apply
-from pegs_rules.views import PlayerView
 
 HUMAN = "human"
 """The seat kind of a person, who joins with a token."""
@@ -47,6 +46,10 @@ CHECKPOINT = 50
 """A snapshot is stored with every move whose ply is a multiple of this, and with the last."""
 DAMAGED = "this game's record is damaged"
 """What anyone asking for a game that no longer loads is told (the details go to the log)."""
+UNREACHABLE = "the server cannot reach its database just now: try again in a few seconds"
+"""What a request the store failed is told (nothing is damaged: it may work a moment later)."""
+REMOVED = "this game was removed: nobody played it for too long"
+"""What the connections of a game that expired are told (see :meth:`~pegs_rules.server.store.Store.expire`)."""
 
 _SEAT_KIND = re.compile(r"[a-z]+(:[0-9]+(\.[0-9]+)?s?)?\Z")
 
@@ -100,11 +103,6 @@ def check_seat_kind(kind: object) -> str:
             f"or mcts:{MAX_BOT_ITERATIONS}"
         )
     return kind
-
-
-def bot_move(kind: str, seed: int, seen: PlayerView, moves: tuple[Move, ...]) -> Move:
-    """The move the bot ``kind`` seeded with ``seed`` chooses (run on the bot executor)."""
-    return make_bot(kind, seed).choose(seen, moves)
 
 
 def public_state(state: GameState) -> GameState:
@@ -199,7 +197,7 @@ def snapshot_of(state: GameState, last: Last | None) -> Snapshot:
 def rebuild(stored: StoredGame, snapshot: Snapshot | None, moves: tuple[str, ...]) -> LiveGame:
     """The game from its header, latest snapshot (or ``None``) and the moves stored after it.
 
-    Raises :class:`~pegs_rules.server.store.StoreError` with the details if it
+    Raises :class:`~pegs_rules.server.store.Damaged` with the details if it
     does not load (the snapshot, or a move that no longer replays).
     """
     try:
@@ -211,7 +209,7 @@ def rebuild(stored: StoredGame, snapshot: Snapshot | None, moves: tuple[str, ...
             if state.ply != snapshot.ply:
                 raise PegsError(f"the snapshot is at ply {state.ply}, not {snapshot.ply}")
     except (PegsError, ValueError, KeyError, TypeError) as error:
-        raise StoreError(f"game {stored.id}: its snapshot does not load: {error}") from None
+        raise Damaged(f"game {stored.id}: its snapshot does not load: {error}") from None
     final = state.ply + len(moves) - 1
     for ply, text in enumerate(moves, start=state.ply):
         try:
@@ -222,7 +220,7 @@ def rebuild(stored: StoredGame, snapshot: Snapshot | None, moves: tuple[str, ...
             else:
                 state = apply(state, move)
         except PegsError as error:
-            raise StoreError(
+            raise Damaged(
                 f"game {stored.id}: move {ply + 1} {text!r} does not replay: {error}"
             ) from None
     snapshot_ply = 0 if snapshot is None else snapshot.ply
@@ -235,11 +233,12 @@ def _last(text: str) -> Last:
 
 
 def advance(game: LiveGame, text: str) -> tuple[GameState, Last]:
-    """The position after the stored move ``text``; StoreError if it does not replay."""
+    """The position after the stored move ``text``; :class:`~pegs_rules.server.store.Damaged`
+    if it does not replay."""
     try:
         after, events = apply_with_events(game.state, parse_move(game.state, text))
     except PegsError as error:
-        raise StoreError(
+        raise Damaged(
             f"game {game.id}: move {game.state.ply + 1} {text!r} does not replay: {error}"
         ) from None
     return after, (text, events)

@@ -1,23 +1,32 @@
-"""Rate limits: a token bucket (:class:`RateLimit`), and one per client for HTTP (:class:`ClientLimits`).
+"""Rate limits: a token bucket (:class:`RateLimit`), one per client for HTTP (:class:`ClientLimits`),
+and a log of clients' mistakes that a flood of them cannot fill (:class:`Mistakes`).
 
-Every HTTP request and WebSocket handshake of a client (its address, as the
-trusted proxy reports it) takes a token from that client's bucket; an empty
-bucket is answered ``429`` with a ``Retry-After`` header (a WebSocket
-handshake too, before it is accepted). The limits are per server process.
+A client is its address as the trusted proxy reports it, an IPv6 address
+counting by its /64 network, which one household or machine is given
+(:func:`client_key`). Every HTTP request and WebSocket handshake of a client
+takes a token from that client's bucket; an empty bucket is answered ``429``
+with a ``Retry-After`` header (a WebSocket handshake too, before it is
+accepted). The limits are per server process.
 
 >>> limit = RateLimit(rate=1.0, burst=2)
 >>> [limit.allow() for _ in range(3)]
 [True, True, False]
+>>> client_key("2001:db8:1:2:aaaa::1"), client_key("192.0.2.7")
+('2001:db8:1:2::/64', '192.0.2.7')
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import ipaddress
 import json
 import logging
 import time
 
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from pegs_rules.server import metrics
 
 log = logging.getLogger("pegs_rules.server")
 
@@ -27,6 +36,82 @@ HTTP_BURST = 100
 """... and at most this many at once (a page load takes about 20)."""
 MAX_CLIENTS = 10_000
 """Clients whose buckets are kept; the least recently seen is forgotten first."""
+MISTAKE_WINDOW = 60.0
+"""Seconds over which :class:`Mistakes` counts a client's logged mistakes ..."""
+MISTAKES_PER_CLIENT = 10
+"""... logging at most this many of one client's in full ..."""
+MISTAKES_LOGGED = 100
+"""... and this many of all clients'; the rest in one summary line at the window's end."""
+
+
+def client_key(address: str) -> str:
+    """Who a client is, for its limits: its IPv4 address, or its IPv6 address's /64 network."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv4Address):
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+
+
+class Mistakes:
+    """Clients' mistakes in the log, at WARNING, one line each, but only so many.
+
+    In each window of :data:`MISTAKE_WINDOW` seconds the first
+    :data:`MISTAKES_PER_CLIENT` mistakes of each client, and the first
+    :data:`MISTAKES_LOGGED` in all, are logged in full; the others are
+    counted and summed up in one line when the window closes.
+    """
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.logged: collections.Counter[str] = collections.Counter()
+        self.unlogged: collections.Counter[str] = collections.Counter()
+        self.summing: asyncio.TimerHandle | None = None
+
+    def warn(self, client: str, message: str, *args: object) -> None:
+        """Log ``message % args``, a mistake of ``client`` (a :func:`client_key`), if it may be."""
+        if time.monotonic() - self.started >= MISTAKE_WINDOW:
+            self.sum_up()
+        if self.logged[client] < MISTAKES_PER_CLIENT and self.logged.total() < MISTAKES_LOGGED:
+            self.logged[client] += 1
+            log.warning(message, *args)
+            return
+        self.unlogged[client] += 1
+        if self.summing is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # summed up with the next mistake
+            left = MISTAKE_WINDOW - (time.monotonic() - self.started)
+            self.summing = loop.call_later(max(0.0, left), self.sum_up)
+
+    def sum_up(self) -> None:
+        """Close the window: one line for the mistakes it did not log."""
+        if self.summing is not None:
+            self.summing.cancel()
+            self.summing = None
+        if self.unlogged:
+            worst, most = self.unlogged.most_common(1)[0]
+            log.warning(
+                "%d more client mistakes in the last %.0f s, not logged one by one"
+                " (clients: %d; the most, %d, from %s)",
+                self.unlogged.total(),
+                time.monotonic() - self.started,
+                len(self.unlogged),
+                most,
+                worst,
+            )
+        self.started = time.monotonic()
+        self.logged.clear()
+        self.unlogged.clear()
+
+
+MISTAKES = Mistakes()
+"""The server process's log of clients' mistakes."""
 
 
 class RateLimit:
@@ -69,7 +154,7 @@ class ClientLimits:
             await self.app(scope, receive, send)
             return
         client = scope.get("client")
-        address = client[0] if client else "unknown"
+        address = client_key(client[0]) if client else "unknown"
         bucket = self.clients.pop(address, None) or RateLimit(self.rate, self.burst)
         self.clients[address] = bucket  # the most recently seen last
         if len(self.clients) > MAX_CLIENTS:
@@ -78,8 +163,11 @@ class ClientLimits:
             bucket.refused = 0
             await self.app(scope, receive, send)
             return
+        metrics.REFUSED.labels("rate_limited").inc()
         if bucket.refused == 1:  # one line when a client starts being refused
-            log.warning("client %s: over %g requests a second: refused (429)", address, self.rate)
+            MISTAKES.warn(
+                address, "client %s: over %g requests a second: refused (429)", address, self.rate
+            )
         await refuse(scope, receive, send, bucket.wait())
 
 

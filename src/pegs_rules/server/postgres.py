@@ -17,6 +17,14 @@ needs on first use. What the servers share, PostgreSQL does:
   its lock, so two servers never both win it);
 * each server beats (a row in ``servers`` with an expiry): the seats joined
   on a server that stopped beating no longer count as connected.
+
+The database may restart or go away for a while: a connection is checked
+before each use (so one that a restart closed is replaced, not failed on), a
+call waits at most :data:`WAIT` seconds for a connection before it fails
+with :class:`~pegs_rules.server.store.StoreError`, and the pool tries to
+reconnect at least every :data:`RECONNECT` seconds, so the servers carry on
+within seconds of the database's return. The listening connection reconnects
+by itself and then tells its server that notices may have been missed.
 """
 
 from __future__ import annotations
@@ -24,14 +32,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
 from psycopg import errors
+from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from pegs_rules.server.store import (
+    GameRemoved,
     Listener,
     Notice,
     PlyTaken,
@@ -53,6 +64,15 @@ CHANNEL = "pegs"
 """The ``NOTIFY`` channel every server listens on."""
 LISTEN_POLL = 0.5
 """Seconds between the listener's checks that it should stop."""
+WAIT = 3.0
+"""Seconds a call waits for a connection (or to connect) before it fails."""
+RECONNECT = 2.0
+"""Seconds after which the pool gives a failing connection attempt up and starts afresh (the
+next attempt then comes as soon as a call waits: at least every beat of a server)."""
+KEEPALIVE = "keepalives=1 keepalives_idle=10 keepalives_interval=5 keepalives_count=3"
+"""TCP keepalives: a connection to a database host that vanished is noticed within 25 s."""
+EXPIRE_AT_ONCE = 500
+"""The most games one call of :meth:`PostgresStore.expire` removes."""
 
 _SCHEMA = (
     """create table if not exists games (
@@ -68,9 +88,18 @@ _SCHEMA = (
     winner integer,
     snapshot_ply integer,
     snapshot_state text,
-    snapshot_last text
+    snapshot_last text,
+    creator text,
+    joined boolean not null default false,
+    active timestamptz not null default clock_timestamp()
 )""",
+    # the columns added since the first layout (existing games count as joined, active now)
+    "alter table games add column if not exists creator text",
+    "alter table games add column if not exists joined boolean not null default true",
+    "alter table games add column if not exists active timestamptz not null default now()",
     "create index if not exists active_games on games (created) where winner is null",
+    "create index if not exists games_by_creator on games (creator) where winner is null",
+    "create index if not exists games_by_activity on games (active)",
     """create table if not exists moves (
     game text not null references games(id),
     ply integer not null,
@@ -95,6 +124,9 @@ _SCHEMA = (
 )
 _SCHEMA_LOCK = 0x7065_6773
 """The advisory lock held while the tables are created (servers may start together)."""
+_LATEST = "games_by_activity"
+"""What the latest layout added: where it is, the tables are up to date and are left alone (their
+statements would lock tables that running servers write to)."""
 _GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
 _LATER = "now() + %s * interval '1 second'"
 _ADD_MOVES = f"""
@@ -104,13 +136,31 @@ _ADD_MOVES = f"""
     ), stored as (
         insert into moves (game, ply, move) select game, ply, move from m
     ), moved as (
-        update games set ply = m.ply + 1, turn = m.turn, winner = m.winner from m
-        where games.id = m.game
+        update games set ply = m.ply + 1, turn = m.turn, winner = m.winner,
+            active = clock_timestamp(),
+            creator = case when m.winner is null then games.creator end
+        from m where games.id = m.game
     ), ended as (
         delete from leases using m where leases.game = m.game and m.winner is not null
     )
     select pg_notify('{CHANNEL}', notice) from m"""
 """A batch of moves stored, each game's header brought up to date, and every move announced."""
+_EXPIRE = f"""
+    with gone as (
+        select id from games
+        where (winner is null and not joined and active < now() - %(unjoined)s * interval '1 s')
+            or (winner is null and active < now() - %(idle)s * interval '1 s')
+            or (winner is not null and active < now() - %(finished)s * interval '1 s')
+        limit {EXPIRE_AT_ONCE} for update skip locked
+    ), moves_gone as (
+        delete from moves using gone where moves.game = gone.id
+    ), leases_gone as (
+        delete from leases using gone where leases.game = gone.id
+    ), seats_gone as (
+        delete from seated using gone where seated.game = gone.id
+    )
+    delete from games using gone where games.id = gone.id returning games.id"""
+"""The games nobody plays removed, with their moves, leases and seats (see :meth:`Store.expire`)."""
 
 
 class PostgresStore:
@@ -118,26 +168,38 @@ class PostgresStore:
 
     def __init__(self, url: str, connections: int = 4) -> None:
         self.url = url
+        self._connect = make_conninfo(url, connect_timeout=round(WAIT)) + " " + KEEPALIVE
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         try:
             self._pool = ConnectionPool(
-                url, min_size=1, max_size=connections, open=True, timeout=10, name="pegs"
+                self._connect,
+                min_size=1,
+                max_size=connections,
+                open=True,
+                timeout=WAIT,
+                reconnect_timeout=RECONNECT,
+                check=ConnectionPool.check_connection,
+                name="pegs",
             )
             with self._transaction("cannot create the tables") as db:
-                db.execute("select pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                for statement in _SCHEMA:
-                    db.execute(statement)
+                current = db.execute("select to_regclass(%s) is not null", (_LATEST,)).fetchone()
+                if not (current and current[0]):
+                    db.execute("select pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                    for statement in _SCHEMA:
+                        db.execute(statement)
         except (psycopg.Error, PoolTimeout) as error:
             raise StoreError(f"cannot open the database: {error}") from None
 
-    def create(self, game: StoredGame, server: str, seconds: float) -> None:
+    def create(
+        self, game: StoredGame, server: str, seconds: float, creator: str | None = None
+    ) -> None:
         sql = (
-            "insert into games (id, start, seats, tokens, spectator, bots, turn) "
-            "values (%s, %s, %s, %s, %s, %s, %s)"
+            "insert into games (id, start, seats, tokens, spectator, bots, turn, creator, joined)"
+            " values (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
         )
         with self._transaction(f"cannot store game {game.id}") as db:
-            db.execute(sql, game_columns(game))
+            db.execute(sql, game_columns(game, creator))
             if game.bots:
                 db.execute(
                     f"insert into leases (game, server, expires) values (%s, %s, {_LATER})",
@@ -181,8 +243,22 @@ class PostgresStore:
         with self._transaction(f"cannot keep a snapshot of game {game_id}") as db:
             self._keep(db, game_id, snapshot)
 
-    def count_active(self) -> int:
-        return int(self._read("select count(*) from games where winner is null", ())[0][0])
+    def count_active(self, creator: str | None = None) -> int:
+        if creator is None:
+            return int(self._read("select count(*) from games where winner is null", ())[0][0])
+        sql = "select count(*) from games where winner is null and creator = %s"
+        return int(self._read(sql, (creator,))[0][0])
+
+    def expire(self, unjoined: float, idle: float, finished: float) -> tuple[str, ...]:
+        limits = {"unjoined": unjoined, "idle": idle, "finished": finished}
+        with self._transaction("cannot remove the games nobody plays") as db:
+            gone = tuple(str(row[0]) for row in db.execute(_EXPIRE, limits))
+            notices = [notice_payload(GameRemoved(game)) for game in gone]
+            if notices:
+                db.execute(
+                    "select pg_notify(%s, n) from unnest(%s::text[]) as n", (CHANNEL, notices)
+                )
+        return gone
 
     def lease(self, server: str, seconds: float, claim: int) -> set[str]:
         later = {"server": server, "seconds": seconds, "claim": claim}
@@ -233,6 +309,7 @@ class PostgresStore:
             row = db.execute(sql, (game_id, seat, server)).fetchone()
             assert row is not None
             joined = int(row[0])
+            db.execute("update games set joined = true where id = %s and not joined", (game_id,))
             notice = notice_payload(SeatTaken(game_id, seat, joined))
             db.execute("select pg_notify(%s, %s)", (CHANNEL, notice))
         return joined
@@ -292,13 +369,17 @@ class PostgresStore:
             return list(db.execute(sql, args))
 
     def _listen(self, listener: Listener, listening: threading.Event) -> None:
-        missed = False
+        """Listen until :meth:`close`; a lost connection is logged once, and once more when back."""
+        lost: float | None = None
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.url, autocommit=True) as db:
+                with psycopg.connect(self._connect, autocommit=True) as db:
                     db.execute(f"listen {CHANNEL}")
                     listening.set()
-                    if missed:  # notices may have come while we were away
+                    if lost is not None:  # notices may have come while we were away
+                        gone = time.monotonic() - lost
+                        log.warning("listening to the database again after %.1f s", gone)
+                        lost = None
                         listener(None)
                     while not self._stop.is_set():
                         for notice in db.notifies(timeout=LISTEN_POLL):
@@ -306,6 +387,7 @@ class PostgresStore:
                             if read is not None:
                                 listener(read)
             except psycopg.Error as error:
-                log.warning("listening to the database failed (%s); trying again", error)
-                missed = True
-                self._stop.wait(1.0)
+                if lost is None:
+                    log.warning("listening to the database failed (%s); trying again", error)
+                    lost = time.monotonic()
+                self._stop.wait(LISTEN_POLL)

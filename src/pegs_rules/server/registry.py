@@ -16,9 +16,19 @@ in memory the games its connections watch and the games whose bots it runs.
   :data:`BEAT_SECONDS`: it renews the leases of the games whose bots it runs,
   and claims games whose lease ran out (not renewed for
   :data:`LEASE_SECONDS`: their server is gone).
+* **The store may fail for a while** (a database restart, an outage): what
+  it could not do is answered "try again" (:data:`~pegs_rules.server.games.UNREACHABLE`),
+  never taken for damage; the game is read again from the store once it
+  answers (a move whose commit failed may have been stored after all), and
+  the bots try again. Only a record that does not replay
+  (:class:`~pegs_rules.server.store.Damaged`) marks a game damaged. The
+  server logs one line when the store stops answering and one when it is back.
+* **Abandoned games go** (:class:`Expiry`): the servers remove them from the
+  store now and then, and close their connections.
 
-Bots choose on an executor (a process pool by default), never on the event
-loop, so a thinking bot delays no other game. Store calls run on threads.
+Bots choose on :class:`~pegs_rules.server.thinking.Thinking`, never on the
+event loop, so a thinking bot delays no other game, and the bot workers are
+shared fairly between games. Store calls run on threads.
 """
 
 from __future__ import annotations
@@ -28,8 +38,9 @@ import collections
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -40,16 +51,17 @@ from pegs_rules.moves import Move
 from pegs_rules.notation import parse_move
 from pegs_rules.records import GameRecord
 from pegs_rules.rules import Rules
-from pegs_rules.server import protocol
+from pegs_rules.server import metrics, protocol
 from pegs_rules.server.games import (
     CHECKPOINT,
     DAMAGED,
     HUMAN,
+    REMOVED,
+    UNREACHABLE,
     Connection,
     Last,
     LiveGame,
     advance,
-    bot_move,
     rebuild,
     seat_of,
     snapshot_of,
@@ -58,6 +70,8 @@ from pegs_rules.server.games import (
 )
 from pegs_rules.server.protocol import ProtocolError
 from pegs_rules.server.store import (
+    Damaged,
+    GameRemoved,
     Notice,
     PlyTaken,
     SeatTaken,
@@ -66,6 +80,7 @@ from pegs_rules.server.store import (
     StoredMove,
     StoreError,
 )
+from pegs_rules.server.thinking import Thinking
 from pegs_rules.state import GameState
 from pegs_rules.views import view
 
@@ -83,6 +98,45 @@ SWEEP_SECONDS = 3600.0
 """Servers dead this long are forgotten, with their seats."""
 MAX_SPECTATORS = 64
 """Spectator connections a game may have on one server."""
+MAX_GAMES_PER_CLIENT = 20
+"""Unfinished games one client address may have asked for at once (counted in the store)."""
+UNJOINED_SECONDS = 3600.0
+"""Seconds a game with a seat for a person waits, with no move, for a person to join."""
+IDLE_SECONDS = 86_400.0
+"""Seconds an unfinished game may go without a move."""
+FINISHED_SECONDS = 30 * 86_400.0
+"""Seconds a finished game's record is kept."""
+RETRY_SECONDS = 1.0
+"""How long a bot waits before trying again to store a move the store failed."""
+READY_SECONDS = 5.0
+"""The store counts as reachable while a call succeeded this recently (the beat makes one a second)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Expiry:
+    """When a game nobody plays is removed (see :meth:`~pegs_rules.server.store.Store.expire`).
+
+    Attributes:
+        unjoined: seconds a game with a seat for a person may wait, with no
+            move, for a person to join it (an hour).
+        idle: seconds an unfinished game may go without a move (a day).
+        finished: seconds a finished game's record is kept after its last
+            move (30 days).
+    """
+
+    unjoined: float = UNJOINED_SECONDS
+    idle: float = IDLE_SECONDS
+    finished: float = FINISHED_SECONDS
+
+    @property
+    def every(self) -> int:
+        """Beats between two looks for games to remove: a tenth of the shortest time, at most
+        a minute."""
+        return max(1, min(60, round(min(self.unjoined, self.idle) / 10 / BEAT_SECONDS)))
+
+
+class TooManyGames(Exception):
+    """A client asked for a game while it has as many unfinished ones as it may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,21 +153,28 @@ class Registry:
 
     Args:
         store: where games are kept (shared with any other server on it).
-        bot_executor: where bots think (``None``: a thread of the default executor).
+        thinking: where bots think (``None``: threads of this process).
         max_games: how many unfinished games the store may hold at once.
         server: this server's name in the store (default: a new random one).
+        games_per_client: how many unfinished games one client may have asked for.
+        expiry: when games nobody plays are removed.
     """
 
     def __init__(
         self,
         store: Store,
-        bot_executor: Executor | None,
+        thinking: Thinking | None,
         max_games: int,
         server: str | None = None,
+        *,
+        games_per_client: int = MAX_GAMES_PER_CLIENT,
+        expiry: Expiry = Expiry(),
     ) -> None:
         self.store = store
-        self.bot_executor = bot_executor
+        self.thinking = thinking or Thinking()
         self.max_games = max_games
+        self.games_per_client = games_per_client
+        self.expiry = expiry
         self.server = server or secrets.token_hex(8)
         self.games: dict[str, LiveGame] = {}
         self.leased: set[str] = set()
@@ -125,20 +186,60 @@ class Registry:
         self._writer: asyncio.Task[None] | None = None
         self._beating: asyncio.Task[None] | None = None
         self._chores: set[asyncio.Task[Any]] = set()
+        self.answered = time.monotonic()
+        """When the store last answered a call."""
+        self.down: tuple[float, int] | None = None
+        """While the store fails: since when, and how many calls failed."""
+        metrics.GAMES.set_function(lambda: len(self.games))
+        metrics.BOT_GAMES.set_function(lambda: len(self.leased))
+        metrics.DATABASE_UP.set_function(lambda: self.ready)
 
     # -- the store, off the event loop ------------------------------------------------------
 
+    @property
+    def ready(self) -> bool:
+        """Whether the store answers: its last call succeeded, and recently."""
+        return self.down is None and time.monotonic() - self.answered < READY_SECONDS
+
     async def _call(self, call: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._io, call, *args)
+        """``call(*args)`` on a store thread; a failure of the store is logged when it starts
+        and when it ends, in one line each."""
+        started = time.monotonic()
+        try:
+            result = await asyncio.get_running_loop().run_in_executor(self._io, call, *args)
+        except (Damaged, PlyTaken):
+            self._answered()  # the store answered: what it holds is another matter
+            raise
+        except StoreError as error:
+            if self.down is None:
+                log.error("server %s: the store fails: %s", self.server, error)
+                self.down = (time.monotonic(), 0)
+            self.down = (self.down[0], self.down[1] + 1)
+            raise
+        finally:
+            name = getattr(call, "__name__", "call")
+            metrics.STORE_SECONDS.labels(name).observe(time.monotonic() - started)
+        self._answered()
+        return result
+
+    def _answered(self) -> None:
+        self.answered = time.monotonic()
+        if self.down is not None:
+            since, failed = self.down
+            self.down = None
+            log.warning(
+                "server %s: the store answers again after %.1f s (%d calls failed meanwhile)",
+                self.server,
+                self.answered - since,
+                failed,
+            )
 
     def _later(self, call: Callable[..., object], *args: Any) -> None:
-        """Run a store call that nobody waits for; a failure is logged."""
+        """Run a store call that nobody waits for (its failure counts in :attr:`down`)."""
 
         async def chore() -> None:
-            try:
+            with contextlib.suppress(StoreError):
                 await self._call(call, *args)
-            except StoreError as error:
-                log.warning("%s", error)
 
         task = asyncio.create_task(chore())
         self._chores.add(task)
@@ -160,8 +261,8 @@ class Registry:
                 await self._call(self.store.add_moves, moves)
                 outcomes: list[BaseException | None] = [None] * len(batch)
             except StoreError as error:  # one refused move must not sink the others
-                if len(batch) == 1:
-                    outcomes = [error]
+                if len(batch) == 1 or not isinstance(error, PlyTaken):
+                    outcomes = [error] * len(batch)
                 else:
                     outcomes = []
                     for move in moves:
@@ -171,6 +272,8 @@ class Registry:
                         except StoreError as single:
                             outcomes.append(single)
             for (_, done), outcome in zip(batch, outcomes, strict=True):
+                if done.done():  # its waiter was cancelled (its bots stopped, say)
+                    continue
                 if outcome is None:
                     done.set_result(None)
                 else:
@@ -196,18 +299,19 @@ class Registry:
         while True:
             await asyncio.sleep(BEAT_SECONDS)
             beats += 1
-            try:
+            with contextlib.suppress(StoreError):  # counted in self.down, logged there
                 await self._beat()
+                if beats % self.expiry.every == 0:
+                    await self._expire()
                 if beats % 600 == 0:
                     await self._call(self.store.sweep, SWEEP_SECONDS)
-            except StoreError as error:
-                log.warning("server %s: %s", self.server, error)
 
     async def _beat(self) -> None:
-        """Renew this server's leases, claim free ones, and act on the difference."""
+        """Renew this server's leases, claim free ones, and act on the difference; catch up
+        the games the store could not be read for."""
         before = set(self.leased)
         held = await self._call(self.store.lease, self.server, LEASE_SECONDS, CLAIM_AT_ONCE)
-        lost, gained = before - held, held - self.leased - self.damaged
+        lost = before - held
         self.leased = (self.leased - lost) | held  # games created meanwhile stay leased
         for game_id in lost:
             game = self.games.get(game_id)
@@ -215,16 +319,29 @@ class Registry:
                 log.warning("server %s: lost the lease of game %s", self.server, game_id)
                 self._stop_bots(game)
                 self._forget_if_idle(game)
-        for game_id in gained:
-            try:
-                stored = await self._call(self.store.load, game_id)
-                if stored is None or stored.finished:
+        for game_id in held - self.damaged:
+            game = self.games.get(game_id)
+            if game is None:  # newly claimed, or not loaded when the store failed
+                try:
+                    stored = await self._call(self.store.load, game_id)
+                    if stored is None or stored.finished:
+                        continue
+                    game = await self._open(stored)
+                except Damaged as error:
+                    self._damage(game_id, error)
                     continue
-                game = await self._open(stored)
-            except StoreError as error:
-                self._damage(game_id, error)
-                continue
             self._wake_bots(game)
+        for game in list(self.games.values()):
+            if game.stale:
+                self._follow(game)
+
+    async def _expire(self) -> None:
+        """Remove the games nobody plays (every server asks; each game goes once)."""
+        expiry = self.expiry
+        gone = await self._call(self.store.expire, expiry.unjoined, expiry.idle, expiry.finished)
+        if gone:
+            metrics.EXPIRED.inc(len(gone))
+            log.info("server %s: removed %d games nobody played", self.server, len(gone))
 
     async def close(self) -> None:
         """Stop the bots, give up this server's leases and seats, and release the store."""
@@ -234,11 +351,10 @@ class Registry:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, *self._chores, return_exceptions=True)
-        try:
+        with contextlib.suppress(StoreError):  # its leases then run out by themselves
             await self._call(self.store.release, self.server)
-        except StoreError as error:
-            log.warning("server %s: %s", self.server, error)
         self._io.shutdown(wait=True)
+        self.thinking.close()
         self.store.close()
 
     # -- loading and creating -------------------------------------------------------------------
@@ -260,7 +376,7 @@ class Registry:
         moves = await self._call(self.store.moves, stored.id, snapshot.ply if snapshot else 0)
         try:
             game = rebuild(stored, snapshot, moves)
-        except StoreError as error:
+        except Damaged as error:
             if snapshot is None:
                 raise
             log.warning("%s; replaying it from the deal", error)
@@ -269,10 +385,23 @@ class Registry:
         self._follow(game, from_store=True)  # moves stored while it loaded
         return game
 
-    async def create(self, rules: Rules, players: int, seats: tuple[str, ...]) -> Created:
-        """Deal a new game from a secret seed and store it; this server runs its bots."""
+    async def create(
+        self, rules: Rules, players: int, seats: tuple[str, ...], creator: str | None = None
+    ) -> Created:
+        """Deal a new game from a secret seed and store it; this server runs its bots.
+
+        ``creator`` is the client asking (a :func:`~pegs_rules.server.limits.client_key`):
+        :class:`TooManyGames` if it has :attr:`games_per_client` unfinished games already.
+        """
         if await self._call(self.store.count_active) >= self.max_games:
             raise ProtocolError("unavailable", "the server is running as many games as it may")
+        mine = 0 if creator is None else await self._call(self.store.count_active, creator)
+        if mine >= self.games_per_client:
+            raise TooManyGames(
+                f"this address has {self.games_per_client} unfinished games, the most it may"
+                f" have: finish some, or wait until those nobody joined are removed (after"
+                f" {self.expiry.unjoined / 60:g} minutes without a move)"
+            )
         game_id = secrets.token_urlsafe(9)
         tokens = {s: secrets.token_urlsafe(24) for s, kind in enumerate(seats) if kind == HUMAN}
         spectator = secrets.token_urlsafe(24)
@@ -286,7 +415,7 @@ class Registry:
             token_hash(spectator),
             turn=start.turn,
         )
-        await self._call(self.store.create, stored, self.server, LEASE_SECONDS)
+        await self._call(self.store.create, stored, self.server, LEASE_SECONDS, creator)
         if stored.bots:  # its bots run here; a game of people is loaded when someone joins
             game = self.games[game_id] = LiveGame(stored, start, None)
             self.leased.add(game_id)
@@ -303,7 +432,9 @@ class Registry:
     async def record(self, game_id: str) -> GameRecord | None:
         """The record of a finished game, ``None`` if there is no such game.
 
-        Raises :class:`ProtocolError` (``unavailable``) while the game is in play.
+        Raises :class:`ProtocolError` (``unavailable``) while the game is in play,
+        :class:`~pegs_rules.server.store.Damaged` if it does not load, and
+        :class:`~pegs_rules.server.store.StoreError` if the store failed.
         """
         stored = await self._call(self.store.load, game_id)
         if stored is None:
@@ -314,7 +445,7 @@ class Registry:
         try:
             return replace(stored.record, moves=moves)
         except PegsError as error:
-            raise StoreError(f"game {game_id}: its record does not load: {error}") from None
+            raise Damaged(f"game {game_id}: its record does not load: {error}") from None
 
     # -- connections ----------------------------------------------------------------------------
 
@@ -322,49 +453,48 @@ class Registry:
         """Attach ``connection`` to a game by token; it is told its seat and the position.
 
         The token is checked against the stored header before anything is
-        replayed; a game that no longer loads is refused with :data:`DAMAGED`.
+        replayed; a game that no longer loads is refused with :data:`DAMAGED`,
+        a join the store failed with :data:`UNREACHABLE` (to try again).
         """
         self._joining[game_id] += 1
         try:
-            game = self.games.get(game_id)
-            try:
-                stored = game.stored if game else await self._call(self.store.load, game_id)
-            except StoreError as error:
-                self._damage(game_id, error)
-                raise ProtocolError("unavailable", DAMAGED) from None
-            if stored is None:
-                raise ProtocolError("bad_token")
-            try:
-                seat = seat_of(stored, token)
-            except KeyError:
-                raise ProtocolError("bad_token") from None
-            if game_id in self.damaged:
-                raise ProtocolError("unavailable", DAMAGED)
-            if game is None:
-                try:
-                    game = await self._open(stored)
-                except StoreError as error:
-                    self._damage(game_id, error)
-                    raise ProtocolError("unavailable", DAMAGED) from None
-            if seat is None:
-                if sum(c.seat is None for c in game.connections) >= MAX_SPECTATORS:
-                    raise ProtocolError("unavailable", "this game has as many spectators as it may")
-            else:
-                try:
-                    joined = await self._call(self.store.take_seat, game_id, seat, self.server)
-                except StoreError as error:
-                    log.error("game %s: %s", game_id, error)
-                    raise ProtocolError("server_error") from None
-                connection.joined = joined
-                self._replace(game, seat, joined)
-            connection.seat = seat
-            game.connections.append(connection)
+            return await self._join(game_id, token, connection)
+        except Damaged as error:
+            self._damage(game_id, error)
+            raise ProtocolError("unavailable", DAMAGED) from None
+        except StoreError:
+            raise ProtocolError("unavailable", UNREACHABLE) from None
         finally:
             self._joining[game_id] -= 1
             if not self._joining[game_id]:
                 del self._joining[game_id]
-        connection.send(protocol.welcome(game.id, seat, game.seats, game.state.rules.name))
-        connection.send(game.message_for(connection))
+            if (loaded := self.games.get(game_id)) is not None:
+                self._forget_if_idle(loaded)  # loaded for a join that failed
+
+    async def _join(self, game_id: str, token: str, connection: Connection) -> LiveGame:
+        game = self.games.get(game_id)
+        stored = game.stored if game else await self._call(self.store.load, game_id)
+        if stored is None:
+            raise ProtocolError("bad_token")
+        try:
+            seat = seat_of(stored, token)
+        except KeyError:
+            raise ProtocolError("bad_token") from None
+        if game_id in self.damaged:
+            raise ProtocolError("unavailable", DAMAGED)
+        if game is None:
+            game = await self._open(stored)
+        if seat is None and sum(c.seat is None for c in game.connections) >= MAX_SPECTATORS:
+            raise ProtocolError("unavailable", "this game has as many spectators as it may")
+        async with game.lock:  # a move being stored is shown first: the position sent is current
+            if seat is not None:
+                joined = await self._call(self.store.take_seat, game_id, seat, self.server)
+                connection.joined = joined
+                self._replace(game, seat, joined)
+            connection.seat = seat
+            game.connections.append(connection)
+            connection.send(protocol.welcome(game.id, seat, game.seats, game.state.rules.name))
+            connection.send(game.message_for(connection))
         return game
 
     def leave(self, game: LiveGame, connection: Connection) -> None:
@@ -392,16 +522,20 @@ class Registry:
             if game.state.ply > game.snapshot_ply:
                 self._later(self.store.save_snapshot, game.id, game.snapshot())
 
-    def _damage(self, game_id: str, error: StoreError) -> None:
+    def _damage(self, game_id: str, error: Damaged) -> None:
         """A game that no longer loads: log why, and refuse it from now on."""
         if game_id not in self.damaged:
             log.error("%s", error)
         self.damaged.add(game_id)
+        self._drop(game_id, DAMAGED)
+
+    def _drop(self, game_id: str, why: str) -> None:
+        """Forget a game at once, closing its connections with ``why``."""
         game = self.games.pop(game_id, None)
         if game is not None:
             self._stop_bots(game)
             for connection in game.connections:
-                connection.close("unavailable", DAMAGED)
+                connection.close("unavailable", why)
             game.connections.clear()
 
     # -- moves ----------------------------------------------------------------------------------
@@ -417,7 +551,7 @@ class Registry:
             while True:
                 move = self._judge(game.state, seat, request)
                 try:
-                    await self._commit(game, move)
+                    await self._commit(game, move, "seat")
                     break
                 except PlyTaken:  # another server stored this ply first: judge again after it
                     game.stale = True
@@ -443,11 +577,14 @@ class Registry:
         except NotationError as error:
             raise ProtocolError("notation", str(error)) from None
 
-    async def _commit(self, game: LiveGame, move: Move) -> None:
-        """Store ``move`` durably, then make it and tell everyone here (the game's lock held).
+    async def _commit(self, game: LiveGame, move: Move, by: str) -> None:
+        """Store ``move`` (made by a ``"seat"`` or a ``"bot"``) durably, then make it and tell
+        everyone here (the game's lock held).
 
         Raises :class:`PlyTaken` if another server stored this ply first, and
-        :class:`ProtocolError` (``server_error``) if the store failed.
+        :class:`ProtocolError` (``unavailable``, :data:`UNREACHABLE`) if the store
+        failed: the move may have been stored all the same, so the game is read
+        from the store again once it answers.
         """
         after, events = apply_with_events(game.state, move)
         text = str(move)
@@ -460,9 +597,10 @@ class Registry:
             await self._durable(stored)
         except PlyTaken:
             raise
-        except StoreError as error:
-            log.error("game %s: %s", game.id, error)
-            raise ProtocolError("server_error") from None
+        except StoreError:
+            game.stale = True
+            raise ProtocolError("unavailable", UNREACHABLE) from None
+        metrics.MOVES.labels(by).inc()
         if snapshot is not None:
             game.snapshot_ply = after.ply
         self._show(game, after, last)
@@ -487,7 +625,10 @@ class Registry:
         game = self.games.get(notice.game)
         if game is None:
             return
-        if isinstance(notice, SeatTaken):
+        if isinstance(notice, GameRemoved):
+            self.leased.discard(game.id)
+            self._drop(game.id, REMOVED)
+        elif isinstance(notice, SeatTaken):
             self._replace(game, notice.seat, notice.joined)
         elif notice.ply >= game.state.ply:  # not one this server made itself
             game.heard[notice.ply] = notice.move
@@ -521,8 +662,10 @@ class Registry:
                         game.heard.clear()
                 else:
                     break
-        except StoreError as error:
+        except Damaged as error:
             self._damage(game.id, error)
+        except StoreError:
+            game.stale = True  # read again at the next beat
         for ply in [p for p in game.heard if p < game.state.ply]:
             del game.heard[ply]
 
@@ -540,32 +683,40 @@ class Registry:
             game.bots.cancel()
             game.bots = None
 
+    def _bot_to_act(self, game: LiveGame) -> bool:
+        """Whether this server is to play a bot's move in ``game`` now."""
+        state = game.state
+        return game.id in self.leased and not state.is_over and game.seats[state.turn] != HUMAN
+
     async def _run_bots(self, game: LiveGame) -> None:
-        """Play the bots' turns while this server holds the lease and a bot is to act."""
-        loop = asyncio.get_running_loop()
-        while (
-            game.id in self.leased
-            and not game.state.is_over
-            and game.seats[game.state.turn] != HUMAN
-        ):
+        """Play the bots' turns while this server holds the lease and a bot is to act.
+
+        A move the store failed to take is offered again every :data:`RETRY_SECONDS`,
+        once the game is caught up with what the store holds (it may have been taken).
+        """
+        while self._bot_to_act(game):
             state = game.state
             kind = game.seats[state.turn]
             seen, legal = view(state, state.turn), game.legal()
             seed = secrets.randbits(32)
             try:
-                move = await loop.run_in_executor(
-                    self.bot_executor, bot_move, kind, seed, seen, legal
-                )
+                move = await self.thinking.choose(kind, seed, seen, legal)
             except Exception as error:  # a broken worker: the seat still gets a legal move
                 log.error("game %s: bot %s failed (%r); playing greedy", game.id, kind, error)
                 move = GreedyBot(seed).choose(seen, legal)
-            async with game.lock:
-                if game.state is not state or move not in legal or game.id not in self.leased:
-                    continue
-                try:
-                    await self._commit(game, move)
-                except PlyTaken:  # another server played it: carry on from there
-                    game.stale = True
-                    await self._catch_up(game)
-                except ProtocolError:
-                    await asyncio.sleep(1.0)  # the store failed: try again shortly
+            while True:
+                async with game.lock:
+                    if game.stale:
+                        await self._catch_up(game)
+                    if game.state is not state or not self._bot_to_act(game) or move not in legal:
+                        break
+                    try:
+                        await self._commit(game, move, "bot")
+                        break
+                    except PlyTaken:  # another server played it: carry on from there
+                        game.stale = True
+                        await self._catch_up(game)
+                        break
+                    except ProtocolError:  # the store failed
+                        pass
+                await asyncio.sleep(RETRY_SECONDS)

@@ -7,13 +7,14 @@ a connection that falls :data:`MAX_QUEUED` messages (or
 message for ``send_timeout`` seconds, is closed with ``1013`` at once, its
 backlog dropped (its client reconnects and gets the position afresh). Close
 codes: ``1008`` when the server refuses the connection (bad token, no join in
-time, too many frames over the rate, a damaged game), ``4001`` when the seat
-was joined from another connection; after either a client should not
-reconnect by itself. On any other close it should: ``1013`` (try again later)
-also closes a join the server cannot serve now (its store failed, the game
-has as many spectators as it may).
+time, too many frames over the rate, a damaged game, a game removed for want
+of play), ``4001`` when the seat was joined from another connection; after
+either a client should not reconnect by itself. On any other close it should:
+``1013`` (try again later) also closes a join the server cannot serve now (its
+database does not answer, the game has as many spectators as it may).
 
-Every ``error`` sent is a client's mistake, logged at WARNING in one line.
+Every ``error`` sent is logged at WARNING in one line, so many a minute
+(:data:`~pegs_rules.server.limits.MISTAKES`).
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ import logging
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pegs_rules.errors import IllegalMoveError
-from pegs_rules.server import protocol
-from pegs_rules.server.games import DAMAGED, LiveGame
-from pegs_rules.server.limits import RateLimit
+from pegs_rules.server import metrics, protocol
+from pegs_rules.server.games import DAMAGED, REMOVED, LiveGame
+from pegs_rules.server.limits import MISTAKES, RateLimit, client_key
 from pegs_rules.server.protocol import Join, MoveRequest, Ping, ProtocolError
 from pegs_rules.server.registry import Registry
 
@@ -76,14 +77,20 @@ class Session:
         self.writer: asyncio.Task[None] | None = None
         self.rate = RateLimit(protocol.RATE, protocol.BURST)
         client = socket.client
-        self.who = f"client {client.host if client else 'unknown'}, game {game_id[:20]!r}"
+        self.client = client_key(client.host) if client else "unknown"
+        self.who = f"client {self.client}, game {game_id[:20]!r}"
 
     def send(self, text: str) -> None:
         if self.closing:
             return
         if self.queue.qsize() >= MAX_QUEUED or self.queued + len(text) > MAX_QUEUED_CHARS:
-            log.warning(
-                "%s: %d messages behind: closed (%d)", self.who, self.queue.qsize(), TRY_LATER
+            metrics.REFUSED.labels("slow_reader").inc()
+            MISTAKES.warn(
+                self.client,
+                "%s: %d messages behind: closed (%d)",
+                self.who,
+                self.queue.qsize(),
+                TRY_LATER,
             )
             while not self.queue.empty():  # nobody will read them
                 self.queue.get_nowait()
@@ -99,7 +106,15 @@ class Session:
 
     def refuse(self, error: ProtocolError) -> None:
         """Send ``error`` to the client, and log its mistake."""
-        log.warning("%s, seat %s: %s: %s", self.who, self.seat, error.code, error.message[:200])
+        metrics.REFUSED.labels(error.code).inc()
+        MISTAKES.warn(
+            self.client,
+            "%s, seat %s: %s: %s",
+            self.who,
+            self.seat,
+            error.code,
+            error.message[:200],
+        )
         self.send(error.answer())
 
     def _finish(self, code: int) -> None:
@@ -135,7 +150,7 @@ class Session:
             self.close("not_joined")
         except ProtocolError as error:
             self.refuse(error)
-            final = error.code == "bad_token" or error.message == DAMAGED
+            final = error.code == "bad_token" or error.message in (DAMAGED, REMOVED)
             self._finish(REFUSED if final else TRY_LATER)
         return None
 
@@ -177,6 +192,7 @@ class Session:
             elif self.rate.refused == 1:
                 self.refuse(ProtocolError("rate_limited"))
             else:
+                metrics.REFUSED.labels("rate_limited").inc()
                 self.send(protocol.error("rate_limited"))
             return None
         text = frame.get("text")
@@ -218,8 +234,13 @@ class Session:
     def _stuck(self) -> None:
         """A message has not gone out in time: the peer is not reading; close it."""
         if not self.closing:
-            log.warning(
-                "%s: not reading for %g s: closed (%d)", self.who, self.send_timeout, TRY_LATER
+            metrics.REFUSED.labels("slow_reader").inc()
+            MISTAKES.warn(
+                self.client,
+                "%s: not reading for %g s: closed (%d)",
+                self.who,
+                self.send_timeout,
+                TRY_LATER,
             )
         self.stuck = True
         self.closing, self.close_code = True, TRY_LATER

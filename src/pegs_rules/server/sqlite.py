@@ -15,15 +15,19 @@
 {'g1'}
 
 Only one server process may use a file: its notices (:meth:`SqliteStore.listen`)
-reach that process alone. Several processes need
-:class:`~pegs_rules.server.postgres.PostgresStore`. Who is connected where (the
-servers' beats, the seats taken) is kept in memory, not in the file: it would
-not outlive the process anyway, and a join costs no disk flush.
+reach that process alone, so a server's store (``serving=True``) holds a lock
+on the file (``FILE.lock``, released by the system when the process ends,
+however it ends) and a second server on the same file is refused at start.
+Several processes need :class:`~pegs_rules.server.postgres.PostgresStore`. Who
+is connected where (the servers' beats, the seats taken) is kept in memory, not
+in the file: it would not outlive the process anyway, and a join costs no disk
+flush (but the first one of a game, which marks it joined).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -33,6 +37,7 @@ from dataclasses import replace
 from pegs_rules.errors import PegsError
 from pegs_rules.records import replay
 from pegs_rules.server.store import (
+    GameRemoved,
     Listener,
     Notice,
     PlyTaken,
@@ -48,8 +53,10 @@ from pegs_rules.server.store import (
 
 SYNC_MODES = ("full", "normal")
 """How hard a commit waits for the disk (see :class:`SqliteStore`)."""
-VERSION = 1
-"""The layout of the file (``pragma user_version``); 0.2's files (0) are upgraded on opening."""
+VERSION = 2
+"""The layout of the file (``pragma user_version``); older files (0.2's are 0) are upgraded on opening."""
+EXPIRE_AT_ONCE = 500
+"""The most games one call of :meth:`SqliteStore.expire` removes."""
 
 _SCHEMA = (
     """create table if not exists games (
@@ -65,9 +72,14 @@ _SCHEMA = (
     winner integer,
     snapshot_ply integer,
     snapshot_state text,
-    snapshot_last text
+    snapshot_last text,
+    creator text,
+    joined integer not null default 0,
+    active real not null default 0
 )""",
     "create index if not exists active_games on games (created) where winner is null",
+    "create index if not exists games_by_creator on games (creator) where winner is null",
+    "create index if not exists games_by_activity on games (active)",
     """create table if not exists moves (
     game text not null references games(id),
     ply integer not null,
@@ -89,6 +101,15 @@ _SCHEMA = (
 )""",
 )
 _GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
+_ADDED = (  # the columns version 2 added, for a file of version 1
+    "alter table games add column creator text",
+    "alter table games add column joined integer not null default 1",
+    "alter table games add column active real not null default 0",
+)
+_EXPIRED = (
+    "select id from games where (winner is null and not joined and active < ?)"
+    " or (winner is null and active < ?) or (winner is not null and active < ?) limit ?"
+)
 
 
 class SqliteStore:
@@ -100,13 +121,19 @@ class SqliteStore:
     flush: committed moves survive the server process being killed, but the
     last ones may be lost if the machine itself goes down. One connection is
     shared under a lock, so any thread may call it.
+
+    With ``serving=True`` the file is locked for this process (see the module
+    docstring): :class:`StoreError` if another server holds it.
     """
 
-    def __init__(self, path: str, sync: str = "full") -> None:
+    def __init__(self, path: str, sync: str = "full", *, serving: bool = False) -> None:
         if sync not in SYNC_MODES:
             raise StoreError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
+        self._held: int | None = None
+        if serving and path != ":memory:":
+            self._held = hold(path)
         try:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._db.execute("pragma journal_mode=wal")
@@ -114,21 +141,28 @@ class SqliteStore:
             self._db.execute(f"pragma synchronous={sync}")
             version = self._db.execute("pragma user_version").fetchone()[0]
             old = self._db.execute("select 1 from sqlite_master where name = 'games'").fetchone()
-            if old and version < VERSION:
+            if old and version == 0:
                 self._upgrade()
+            elif old and version < VERSION:
+                self._add_columns()
             for statement in _SCHEMA:
                 self._db.execute(statement)
             self._db.execute(f"pragma user_version={VERSION}")
         except sqlite3.Error as error:
+            if self._held is not None:
+                os.close(self._held)
             raise StoreError(f"cannot open the database {path!r}: {error}") from None
 
-    def create(self, game: StoredGame, server: str, seconds: float) -> None:
+    def create(
+        self, game: StoredGame, server: str, seconds: float, creator: str | None = None
+    ) -> None:
         sql = (
-            "insert into games (id, start, seats, tokens, spectator, bots, turn, created) "
-            "values (?, ?, ?, ?, ?, ?, ?, (select coalesce(max(created), 0) + 1 from games))"
+            "insert into games (id, start, seats, tokens, spectator, bots, turn, creator, joined,"
+            " active, created) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " (select coalesce(max(created), 0) + 1 from games))"
         )
         with self._transaction(f"cannot store game {game.id}"):
-            self._db.execute(sql, game_columns(game))
+            self._db.execute(sql, (*game_columns(game, creator), time.time()))
             if game.bots:
                 lease = (game.id, server, time.time() + seconds)
                 self._db.execute(
@@ -143,8 +177,9 @@ class SqliteStore:
                 [(m.game, m.ply, m.move) for m in moves],
             )
             self._db.executemany(
-                "update games set ply = ?, turn = ?, winner = ? where id = ?",
-                [(m.ply + 1, m.turn, m.winner, m.game) for m in moves],
+                "update games set ply = ?, turn = ?, winner = ?, active = ?,"
+                " creator = case when ? is null then creator end where id = ?",
+                [(m.ply + 1, m.turn, m.winner, time.time(), m.winner, m.game) for m in moves],
             )
             for move in moves:
                 if move.snapshot is not None:
@@ -173,8 +208,24 @@ class SqliteStore:
         with self._transaction(f"cannot keep a snapshot of game {game_id}"):
             self._keep(game_id, snapshot)
 
-    def count_active(self) -> int:
-        return int(str(self._read("select count(*) from games where winner is null", ())[0][0]))
+    def count_active(self, creator: str | None = None) -> int:
+        if creator is None:
+            rows = self._read("select count(*) from games where winner is null", ())
+        else:
+            sql = "select count(*) from games where winner is null and creator = ?"
+            rows = self._read(sql, (creator,))
+        return int(str(rows[0][0]))
+
+    def expire(self, unjoined: float, idle: float, finished: float) -> tuple[str, ...]:
+        now = time.time()
+        limits = (now - unjoined, now - idle, now - finished, EXPIRE_AT_ONCE)
+        with self._transaction("cannot remove the games nobody plays"):
+            gone = [(str(row[0]),) for row in self._db.execute(_EXPIRED, limits)]
+            for table, key in (("moves", "game"), ("leases", "game"), ("live.seated", "game")):
+                self._db.executemany(f"delete from {table} where {key} = ?", gone)
+            self._db.executemany("delete from games where id = ?", gone)
+        self._tell([GameRemoved(game) for (game,) in gone])
+        return tuple(game for (game,) in gone)
 
     def lease(self, server: str, seconds: float, claim: int) -> set[str]:
         now = time.time()
@@ -222,6 +273,7 @@ class SqliteStore:
                 "insert or replace into live.seated (game, seat, server, joined) values (?, ?, ?, ?)",
                 (game_id, seat, server, joined),
             )
+            self._db.execute("update games set joined = 1 where id = ? and not joined", (game_id,))
         self._tell([SeatTaken(game_id, seat, joined)])
         return joined
 
@@ -244,6 +296,9 @@ class SqliteStore:
         with self._lock:
             self._listeners.clear()
             self._db.close()
+            if self._held is not None:
+                os.close(self._held)  # the lock goes with it
+                self._held = None
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -286,6 +341,14 @@ class SqliteStore:
             except sqlite3.Error as error:
                 raise StoreError(f"cannot read the database: {error}") from None
 
+    def _add_columns(self) -> None:
+        """Bring a file of version 1 up to date: its games count as joined, active from now."""
+        self._db.execute("begin immediate")
+        for statement in _ADDED:
+            self._db.execute(statement)
+        self._db.execute("update games set active = ?", (time.time(),))
+        self._db.execute("commit")
+
     def _upgrade(self) -> None:
         """Bring a 0.2 file up to date: each game gains its turn, ply and winner, replayed once."""
         db = self._db
@@ -293,6 +356,7 @@ class SqliteStore:
         db.execute("alter table games rename to old_games")
         db.execute(_SCHEMA[0])
         old = db.execute("select id, created, start, seats, tokens, spectator from old_games")
+        now = time.time()
         for game_id, created, start, seats, tokens, spectator in old.fetchall():
             turn, ply, winner = 0, 0, None
             try:
@@ -308,8 +372,37 @@ class SqliteStore:
                 bots = False
             db.execute(
                 "insert into games (id, created, start, seats, tokens, spectator, bots, turn, ply,"
-                " winner) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, created, start, seats, tokens, spectator, bots, turn, ply, winner),
+                " winner, joined, active) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
+                (game_id, created, start, seats, tokens, spectator, bots, turn, ply, winner, now),
             )
         db.execute("drop table old_games")
         db.execute("commit")
+
+
+def hold(path: str) -> int | None:
+    """Lock ``PATH.lock`` for this process (a descriptor to keep open); StoreError if taken.
+
+    Where the system has no ``flock`` (Windows) nothing is locked (``None``).
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        return None
+    lock = f"{path}.lock"
+    try:
+        held = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise StoreError(f"cannot open the database {path!r}: {error}") from None
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        other = os.read(held, 20).decode("ascii", "replace").strip() or "unknown"
+        os.close(held)
+        raise StoreError(
+            f"another server (process {other}) is using {path}: an SQLite file serves one server"
+            " process; to run several, give them one PostgreSQL database"
+            " (--db postgresql://USER@HOST:PORT/DB)"
+        ) from None
+    os.ftruncate(held, 0)
+    os.write(held, f"{os.getpid()}\n".encode())
+    return held

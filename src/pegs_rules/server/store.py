@@ -8,10 +8,14 @@ every move is judged once and the moves stay in ply order. The record (deal
 plus moves) is the source of truth; a :class:`Snapshot` now and then, and at
 the end, spares a server replaying a long game from its deal.
 
-Every server on a store is told of every move stored and every seat joined
-(:meth:`Store.listen`), and holds a lease on the games whose bots it runs
-(:meth:`Store.lease`): a lease lasts while its server keeps renewing it, so
-when one dies another claims its games.
+Every server on a store is told of every move stored, every seat joined and
+every game removed (:meth:`Store.listen`), and holds a lease on the games
+whose bots it runs (:meth:`Store.lease`): a lease lasts while its server
+keeps renewing it, so when one dies another claims its games.
+
+Games nobody plays do not stay for ever (:meth:`Store.expire`): a game no
+person joined, a game without a move for long, and a finished game past its
+keeping time are removed.
 
 Two stores implement it: :class:`~pegs_rules.server.sqlite.SqliteStore` (one
 file, one server process; the default) and
@@ -21,7 +25,9 @@ processes on any machines; the extra ``pegs-rules[postgres]``).
 Tokens are never stored, only their SHA-256 hashes; the seed is stored (the
 game cannot be rebuilt without it) and never leaves the server while the game
 is on. Anything read back is checked: a row that does not load raises
-:class:`StoreError` naming the game, and the other games are unaffected.
+:class:`Damaged` naming the game, and the other games are unaffected. Any
+other :class:`StoreError` is the store failing (unreachable, say): the game is
+not damaged, and the same call may work a moment later.
 """
 
 from __future__ import annotations
@@ -37,7 +43,11 @@ from pegs_rules.serialize import from_data, to_data
 
 
 class StoreError(PegsError):
-    """The store failed, or holds a game that does not load (the message names it)."""
+    """The store failed (it may answer again a moment later), or refused what it was given."""
+
+
+class Damaged(StoreError):
+    """The store holds a game that does not load: its record is damaged (the message names it)."""
 
 
 class PlyTaken(StoreError):
@@ -118,7 +128,14 @@ class SeatTaken:
     joined: int
 
 
-Notice = StoredMove | SeatTaken
+@dataclass(frozen=True, slots=True)
+class GameRemoved:
+    """``game`` was removed from the store (:meth:`Store.expire`)."""
+
+    game: str
+
+
+Notice = StoredMove | SeatTaken | GameRemoved
 """What a store tells every server listening to it."""
 Listener = Callable[[Notice | None], None]
 """Called with every notice; with ``None`` when some may have been missed (read the store again)."""
@@ -131,8 +148,13 @@ class Store(Protocol):
     :class:`StoreError` if the store fails.
     """
 
-    def create(self, game: StoredGame, server: str, seconds: float) -> None:
-        """Store a new game (no moves yet); if it has bots, ``server`` leases it for ``seconds``."""
+    def create(
+        self, game: StoredGame, server: str, seconds: float, creator: str | None = None
+    ) -> None:
+        """Store a new game (no moves yet); if it has bots, ``server`` leases it for ``seconds``.
+
+        ``creator`` is who asked for it (a client's address), kept until it ends.
+        """
         ...
 
     def add_moves(self, moves: Sequence[StoredMove]) -> None:
@@ -158,8 +180,17 @@ class Store(Protocol):
         """Keep ``snapshot`` unless the game has a later one."""
         ...
 
-    def count_active(self) -> int:
-        """How many games are not yet over."""
+    def count_active(self, creator: str | None = None) -> int:
+        """How many games are not yet over (of those ``creator`` asked for, if given)."""
+        ...
+
+    def expire(self, unjoined: float, idle: float, finished: float) -> tuple[str, ...]:
+        """Remove, and announce, the games nobody plays; return their ids.
+
+        Those are: games with a seat for a person that no person joined, with no
+        move for ``unjoined`` seconds; unfinished games with no move for ``idle``
+        seconds; finished games whose last move is ``finished`` seconds old.
+        """
         ...
 
     def lease(self, server: str, seconds: float, claim: int) -> set[str]:
@@ -181,7 +212,10 @@ class Store(Protocol):
         ...
 
     def take_seat(self, game_id: str, seat: int, server: str) -> int:
-        """A connection on ``server`` joined ``seat``; returns its join number and announces it."""
+        """A connection on ``server`` joined ``seat``; returns its join number and announces it.
+
+        The game counts as joined from then on (see :meth:`expire`).
+        """
         ...
 
     def leave_seat(self, game_id: str, seat: int, joined: int) -> None:
@@ -201,11 +235,13 @@ class Store(Protocol):
         ...
 
 
-def open_store(url: str, sync: str = "full") -> Store:
+def open_store(url: str, sync: str = "full", serving: bool = False) -> Store:
     """The store at ``url``: ``postgresql://USER@HOST:PORT/DB`` or an SQLite file's path.
 
     ``sync`` is how hard an SQLite commit waits for the disk (see
-    :class:`~pegs_rules.server.sqlite.SqliteStore`).
+    :class:`~pegs_rules.server.sqlite.SqliteStore`). ``serving``: the store
+    of a server process; an SQLite file then refuses a second one
+    (:class:`StoreError`), while any number share a PostgreSQL database.
     """
     if url.startswith(("postgresql://", "postgres://")):
         try:
@@ -217,7 +253,7 @@ def open_store(url: str, sync: str = "full") -> Store:
         return PostgresStore(url)
     from pegs_rules.server.sqlite import SqliteStore
 
-    return SqliteStore(url, sync)
+    return SqliteStore(url, sync, serving=serving)
 
 
 # --- reading rows and notices back, the same for every store ----------------------------------
@@ -226,7 +262,7 @@ def open_store(url: str, sync: str = "full") -> Store:
 def game_from_row(row: Sequence[object]) -> StoredGame:
     """A game from its stored columns (id, start, seats, tokens, spectator, turn, ply, winner).
 
-    Raises :class:`StoreError` naming the game if they do not load.
+    Raises :class:`Damaged` naming the game if they do not load.
     """
     game_id, start, seats, tokens, spectator, turn, ply, winner = row
     try:
@@ -250,11 +286,14 @@ def game_from_row(row: Sequence[object]) -> StoredGame:
             str(game_id), record, tuple(seat_list), tuple(hashes), spectator, turn, ply, winner
         )
     except (ValueError, PegsError) as error:  # JSONDecodeError and FormatError are ValueErrors
-        raise StoreError(f"game {game_id} is damaged in the store: {error}") from None
+        raise Damaged(f"game {game_id} is damaged in the store: {error}") from None
 
 
-def game_columns(game: StoredGame) -> tuple[str, str, str, str, str, bool, int]:
-    """The stored columns of a new game: id, start, seats, tokens, spectator, bots, turn."""
+def game_columns(
+    game: StoredGame, creator: str | None
+) -> tuple[str, str, str, str, str, bool, int, str | None, bool]:
+    """The stored columns of a new game: id, start, seats, tokens, spectator, bots, turn,
+    creator, joined (a game with no seat for a person counts as joined from the start)."""
     return (
         game.id,
         json.dumps(to_data(replace(game.record, moves=()))),
@@ -263,13 +302,15 @@ def game_columns(game: StoredGame) -> tuple[str, str, str, str, str, bool, int]:
         game.spectator_hash,
         game.bots,
         game.turn,
+        creator,
+        all(kind != "human" for kind in game.seats),
     )
 
 
 def checked_moves(game_id: str, since: int, rows: Sequence[Sequence[object]]) -> tuple[str, ...]:
-    """The move texts of rows (ply, move) read from ply ``since`` on; :class:`StoreError` on a gap."""
+    """The move texts of rows (ply, move) read from ply ``since`` on; :class:`Damaged` on a gap."""
     if [row[0] for row in rows] != list(range(since, since + len(rows))):
-        raise StoreError(f"game {game_id} is damaged in the store: the stored moves skip a ply")
+        raise Damaged(f"game {game_id} is damaged in the store: the stored moves skip a ply")
     return tuple(str(row[1]) for row in rows)
 
 
@@ -277,6 +318,8 @@ def notice_payload(notice: Notice) -> str:
     """A notice as the text a store passes between servers."""
     if isinstance(notice, SeatTaken):
         return json.dumps(["seat", notice.game, notice.seat, notice.joined])
+    if isinstance(notice, GameRemoved):
+        return json.dumps(["gone", notice.game])
     return json.dumps(["move", notice.game, notice.ply, notice.move, notice.turn, notice.winner])
 
 
@@ -287,6 +330,9 @@ def read_notice(payload: str) -> Notice | None:
         if data[0] == "seat":
             _, game, seat, joined = data
             return SeatTaken(str(game), int(seat), int(joined))
+        if data[0] == "gone":
+            _, game = data
+            return GameRemoved(str(game))
         if data[0] == "move":
             _, game, ply, move, turn, winner = data
             return StoredMove(str(game), int(ply), str(move), int(turn), winner)

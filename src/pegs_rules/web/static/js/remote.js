@@ -9,6 +9,8 @@
 // reconnects by itself, to its own origin, and joins again with the same token, unless the
 // server refused it (close codes 1008 and 4001). Behind a load balancer in front of several
 // servers on one database that may be another server: every one of them serves every game.
+// A move sent just before a drop is answered once the new connection's position comes: made if
+// that position is past it, else "did not reach the server" (nothing is sent twice).
 
 import { Listeners } from "./transport.js";
 
@@ -31,6 +33,7 @@ export class RemoteTransport {
     this.latest = null;
     this.pending = null;
     this.leaving = false;
+    this.rejoined = false;
     this.delay = 200;
   }
 
@@ -71,6 +74,7 @@ export class RemoteTransport {
   receive(message) {
     if (message.type === "welcome") {
       if (this.welcome) this.notices.emit({ level: "info", text: "Reconnected to the server: the game goes on." });
+      this.rejoined = Boolean(this.welcome);
       this.welcome = message;
       this.delay = 200;
     } else if (message.type === "state") {
@@ -82,6 +86,11 @@ export class RemoteTransport {
         this.updates.emit(this.latest);
       }
       this.settle({ ok: true }, (pending) => message.ply > pending.ply);
+      if (this.rejoined) {
+        // A move sent before the drop that this position does not show never arrived.
+        this.rejoined = false;
+        this.settle({ ok: false, kind: "request", error: "The move did not reach the server; play it again." });
+      }
     } else if (message.type === "illegal") {
       const { explanation } = message;
       this.settle({ ok: false, kind: "illegal", move: message.move, verdict: explanation, error: explanation.reason });
@@ -101,7 +110,10 @@ export class RemoteTransport {
   }
 
   closed(code) {
-    this.settle({ ok: false, kind: "request", error: "The connection to the server was lost; try again once it is back." });
+    // A move sent before a drop waits for the next connection's position, which says whether it arrived.
+    if (this.leaving || DO_NOT_RECONNECT.includes(code)) {
+      this.settle({ ok: false, kind: "request", error: "The connection to the server was lost." });
+    }
     if (this.leaving) return;
     if (DO_NOT_RECONNECT.includes(code)) {
       const text = code === 4001

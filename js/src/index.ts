@@ -1,0 +1,132 @@
+/**
+ * pegs-rules: the rules engine for Pegs and Jokers (Arizona Pegs and Jokers), in TypeScript.
+ *
+ * The same contract as the Python reference engine (`pip install pegs-rules`): immutable
+ * states, every legal move in a documented order, a pure {@link apply} that rejects anything
+ * illegal with the id of the ruling that forbids it, and all chance drawn from the game's seed,
+ * exactly as the reference draws it.
+ *
+ * ```ts
+ * import { newGame, legalMoves, apply, moveText } from "pegs-rules";
+ * let game = newGame(4, { seed: 1 });
+ * const moves = legalMoves(game);
+ * game = apply(game, moves[0]);
+ * ```
+ *
+ * @module
+ */
+export {
+  comeOutHole,
+  home,
+  HOME_BASE,
+  inSpot,
+  isHome,
+  isTrack,
+  locationName,
+  parseLocation,
+  PEGS_PER_SEAT,
+  SIDE_HOLES,
+  START,
+  teamOf,
+  trackLength,
+  type Location,
+} from "./board.js";
+export {
+  decide,
+  discardCost,
+  EasyBot,
+  evaluate,
+  GreedyBot,
+  makeBot,
+  progress,
+  RandomBot,
+  won,
+  type Bot,
+  type Pegs,
+  type EasyOptions,
+} from "./bots.js";
+export { buildDeck, cardOf, cardSymbol, formatCards, RANKS, type Rank } from "./cards.js";
+export {
+  AmbiguousMoveError,
+  FormatError,
+  IllegalMoveError,
+  NotationError,
+  PegsError,
+  PositionError,
+  ReplayError,
+  RulesError,
+} from "./errors.js";
+export {
+  applyWithEvents,
+  eventText,
+  redact,
+  type CardDiscarded,
+  type CardPlayed,
+  type CardsDrawn,
+  type GameEvent,
+  type GameOver,
+  type Passed,
+  type PegDisplaced,
+  type PegMoved,
+  type Reshuffled,
+} from "./events.js";
+export { legalMoves, movableSeats } from "./movegen.js";
+export {
+  discard,
+  moveText,
+  parseNotation,
+  PASS,
+  play,
+  sameMove,
+  step,
+  stepText,
+  type Discard,
+  type Move,
+  type Pass,
+  type Play,
+  type Step,
+} from "./moves.js";
+export { formatMove, parseMove, type FormatOptions } from "./notation.js";
+export { divide, perft } from "./perft.js";
+export { parsePosition, positionText } from "./position.js";
+export { makeRecord, recordOf, recordStart, replay, type GameRecord } from "./records.js";
+export {
+  ARIZONA,
+  deckFor,
+  findPreset,
+  makeRules,
+  PRESETS,
+  ruleText,
+  sameRules,
+  STANDARD,
+  withRule,
+  type Control,
+  type DeckRow,
+  type InSpotOccupied,
+  type JokerSource,
+  type Nine,
+  type Rules,
+} from "./rules.js";
+export { RULINGS } from "./rulings.js";
+export {
+  eventsToData,
+  eventsToJson,
+  FORMAT,
+  fromData,
+  fromJson,
+  movesToData,
+  movesToJson,
+  toData,
+  toJson,
+  type Document,
+  type Kind,
+  type Loaded,
+  type WriteOptions,
+} from "./serialize.js";
+export { sameState } from "./compare.js";
+export { newGame, type GameState, type NewGameOptions } from "./state.js";
+export { apply } from "./turn.js";
+export { validate } from "./validate.js";
+export { explain, type Explanation } from "./verdict.js";
+export { VERSION } from "./version.js";
+export { view, type PlayerView } from "./views.js";

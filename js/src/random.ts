@@ -1,0 +1,140 @@
+/**
+ * The game's source of chance: the Mersenne Twister (MT19937) seeded and drawn exactly as the
+ * reference engine's (CPython's `random.Random`), so that the same seed deals the same cards and
+ * makes the same reshuffles in either engine (`deal.dealer`, `deal.hands`, `turn.reshuffle`).
+ *
+ * A whole-number seed keys the generator with its absolute value in 32-bit words, least
+ * significant first; a text or byte seed is first turned into the whole number of its bytes
+ * followed by their SHA-512 digest, read big-endian.
+ *
+ * @module
+ */
+import { sha512 } from "./sha512.js";
+
+const N = 624;
+const M = 397;
+
+/** A Mersenne Twister, drawn from as CPython's `random.Random` draws. */
+export class Twister {
+  private readonly mt = new Uint32Array(N);
+  private index = N + 1;
+
+  /** A generator keyed by `seed`: a whole number, a text or bytes (see the module). */
+  constructor(seed: bigint | string | Uint8Array) {
+    this.seed(typeof seed === "bigint" ? wordsOf(seed) : wordsOf(keyOf(seed)));
+  }
+
+  /** The next 32 random bits, as a whole number. */
+  next32(): number {
+    const mt = this.mt;
+    if (this.index >= N) {
+      let kk = 0;
+      for (; kk < N - M; kk++) {
+        const y = ((mt[kk] as number) & 0x80000000) | ((mt[kk + 1] as number) & 0x7fffffff);
+        mt[kk] = (mt[kk + M] as number) ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      }
+      for (; kk < N - 1; kk++) {
+        const y = ((mt[kk] as number) & 0x80000000) | ((mt[kk + 1] as number) & 0x7fffffff);
+        mt[kk] = (mt[kk + (M - N)] as number) ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      }
+      const y = ((mt[N - 1] as number) & 0x80000000) | ((mt[0] as number) & 0x7fffffff);
+      mt[N - 1] = (mt[M - 1] as number) ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      this.index = 0;
+    }
+    let y = mt[this.index++] as number;
+    y ^= y >>> 11;
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    y ^= y >>> 18;
+    return y >>> 0;
+  }
+
+  /** `k` random bits (0 < k <= 32), as CPython's `getrandbits`. */
+  bits(k: number): number {
+    return this.next32() >>> (32 - k);
+  }
+
+  /** A whole number in `0..n-1` (`n` >= 1), as CPython's `_randbelow`. */
+  below(n: number): number {
+    const k = 32 - Math.clz32(n);
+    let r = this.bits(k);
+    while (r >= n) r = this.bits(k);
+    return r;
+  }
+
+  /** A float in [0, 1) from 53 random bits, as CPython's `random()`. */
+  random(): number {
+    const a = this.next32() >>> 5;
+    const b = this.next32() >>> 6;
+    return (a * 67108864 + b) / 9007199254740992;
+  }
+
+  /** Shuffle `items` in place, as CPython's `shuffle`. */
+  shuffle<T>(items: T[]): void {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.below(i + 1);
+      const swap = items[i] as T;
+      items[i] = items[j] as T;
+      items[j] = swap;
+    }
+  }
+
+  /** One of `items` (not empty), as CPython's `choice`. */
+  choice<T>(items: readonly T[]): T {
+    return items[this.below(items.length)] as T;
+  }
+
+  private seed(key: Uint32Array): void {
+    const mt = this.mt;
+    mt[0] = 19650218;
+    for (let i = 1; i < N; i++) {
+      const prev = mt[i - 1] as number;
+      mt[i] = Math.imul(1812433253, prev ^ (prev >>> 30)) + i;
+    }
+    let i = 1;
+    let j = 0;
+    for (let k = Math.max(N, key.length); k > 0; k--) {
+      const prev = mt[i - 1] as number;
+      mt[i] = ((mt[i] as number) ^ Math.imul(prev ^ (prev >>> 30), 1664525)) + (key[j] as number) + j;
+      i++;
+      j++;
+      if (i >= N) {
+        mt[0] = mt[N - 1] as number;
+        i = 1;
+      }
+      if (j >= key.length) j = 0;
+    }
+    for (let k = N - 1; k > 0; k--) {
+      const prev = mt[i - 1] as number;
+      mt[i] = ((mt[i] as number) ^ Math.imul(prev ^ (prev >>> 30), 1566083941)) - i;
+      i++;
+      if (i >= N) {
+        mt[0] = mt[N - 1] as number;
+        i = 1;
+      }
+    }
+    mt[0] = 0x80000000;
+    this.index = N;
+  }
+}
+
+/** The 32-bit words of `|n|`, least significant first (one zero word for 0). */
+function wordsOf(n: bigint): Uint32Array {
+  let rest = n < 0n ? -n : n;
+  const words: number[] = [];
+  while (rest > 0n) {
+    words.push(Number(rest & 0xffffffffn));
+    rest >>= 32n;
+  }
+  return Uint32Array.from(words.length ? words : [0]);
+}
+
+/** The whole number CPython makes of a text or byte seed: its bytes then their SHA-512. */
+function keyOf(seed: string | Uint8Array): bigint {
+  const bytes = typeof seed === "string" ? new TextEncoder().encode(seed) : seed;
+  const digest = sha512(bytes);
+  let n = 0n;
+  for (const byte of bytes) n = (n << 8n) | BigInt(byte);
+  for (const byte of digest) n = (n << 8n) | BigInt(byte);
+  return n;
+}

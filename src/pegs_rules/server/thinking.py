@@ -1,0 +1,142 @@
+"""Where and when bots think: :class:`Thinking` shares the bot workers fairly between games.
+
+Two kinds of bot, two lanes:
+
+* **Quick bots** (``random``, ``easy``, ``greedy``, ``medium``: no search,
+  about a millisecond a move) think in a process of their own (a thread of
+  the server process with ``--bot-workers 0``), one move at a time; they
+  never wait behind a searching bot.
+* **Searching bots** (``mcts``, ``hard``, ``expert``, with any budget) think
+  on the bot workers (processes; a thread with ``--bot-workers 0``), at most
+  one move a worker at once. A game has one bot to act at a time, so serving
+  them first come, first served takes the games in turn. And a search is cut
+  to its share when others wait: each time a game's bot joins the queue, the
+  budget of every search waiting is cut to ``FAIR_ROUND * workers / n`` seconds
+  (``n`` the searches waiting or running, the new one included) if it was
+  larger. What is queued ahead of a search therefore never adds up to more
+  than :data:`FAIR_ROUND` seconds a worker, and what is running to more than
+  :data:`~pegs_rules.server.games.MAX_BOT_SECONDS`: **a searching bot starts
+  thinking within** ``FAIR_ROUND + MAX_BOT_SECONDS`` **(10) seconds of its
+  turn**, whatever the other games' bots are and however many wait (the time
+  to hand a position to a worker aside). A bot alone thinks its full budget;
+  under load, searches get shorter, not later.
+
+Budgets are seconds of the worker's processor time
+(:data:`~pegs_rules.bots.thinking_time`), as the bots count them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import functools
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from pegs_rules.bots import ExpertBot, MctsBot, make_bot
+from pegs_rules.moves import Move
+from pegs_rules.server import metrics
+from pegs_rules.server.games import MAX_BOT_SECONDS
+from pegs_rules.views import PlayerView
+
+FAIR_ROUND = 5.0
+"""Seconds a worker spends, at most, on the searches queued ahead of any one."""
+
+
+@functools.lru_cache(maxsize=64)
+def searches(kind: str) -> bool:
+    """Whether the bot ``kind`` searches (its moves take a budget), rather than moving at once."""
+    return isinstance(make_bot(kind), (MctsBot, ExpertBot))
+
+
+def bot_move(
+    kind: str, seed: int, seen: PlayerView, moves: tuple[Move, ...], seconds: float
+) -> Move:
+    """The move the bot ``kind`` seeded with ``seed`` chooses, thinking at most ``seconds``
+    (run on a bot worker or the quick lane)."""
+    bot = make_bot(kind, seed)
+    if isinstance(bot, (MctsBot, ExpertBot)):
+        if bot.time_limit is not None:
+            bot.time_limit = min(bot.time_limit, seconds)
+        bot.max_seconds = min(bot.max_seconds, seconds)
+    return bot.choose(seen, moves)
+
+
+@dataclass(eq=False)
+class Search:
+    """A searching bot's move, waiting for a worker, with the budget it will have."""
+
+    seconds: float
+    turn: asyncio.Future[None] = field(default_factory=asyncio.Future)
+
+
+class Thinking:
+    """The bots of every game on one server: a quick lane, and fair turns on the workers.
+
+    Args:
+        workers: the executor searching bots think on (``None``: a thread of this process).
+        slots: how many moves it thinks at once (its workers).
+        quick: the executor quick bots think on, one at a time (``None``: a thread of this
+            process).
+    """
+
+    def __init__(
+        self, workers: Executor | None = None, slots: int = 1, quick: Executor | None = None
+    ) -> None:
+        self.quick = quick or ThreadPoolExecutor(1, thread_name_prefix="pegs-quick-bots")
+        self.workers = workers or ThreadPoolExecutor(1, thread_name_prefix="pegs-bots")
+        self.slots = max(1, slots)
+        self.waiting: collections.deque[Search] = collections.deque()
+        self.running = 0
+        metrics.BOT_QUEUE.set_function(lambda: len(self.waiting))
+        for lane in (self.quick, self.workers):  # a pool starts its processes when first used:
+            lane.submit(searches, "greedy")  # now, not when the first bot is to move
+
+    async def choose(self, kind: str, seed: int, seen: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """The bot's move, once it has had its turn to think."""
+        loop = asyncio.get_running_loop()
+        if not searches(kind):
+            return await loop.run_in_executor(
+                self.quick, bot_move, kind, seed, seen, moves, MAX_BOT_SECONDS
+            )
+        search = Search(MAX_BOT_SECONDS)
+        self.waiting.append(search)
+        share = FAIR_ROUND * self.slots / (len(self.waiting) + self.running)
+        for queued in self.waiting:
+            queued.seconds = min(queued.seconds, share)
+        queued_at = loop.time()
+        self._next()
+        try:
+            await search.turn
+        except asyncio.CancelledError:
+            if search.turn.done() and not search.turn.cancelled():
+                self._done()  # it was given a worker it will not use
+            else:
+                self.waiting.remove(search)
+            raise
+        metrics.BOT_WAIT.observe(loop.time() - queued_at)
+        job = self.workers.submit(bot_move, kind, seed, seen, moves, search.seconds)
+        job.add_done_callback(lambda _: self._done_soon(loop))
+        return await asyncio.wrap_future(job)
+
+    def _next(self) -> None:
+        """Give free workers to the searches first in line."""
+        while self.waiting and self.running < self.slots:
+            self.running += 1
+            self.waiting.popleft().turn.set_result(None)
+
+    def _done(self) -> None:
+        self.running -= 1
+        self._next()
+
+    def _done_soon(self, loop: asyncio.AbstractEventLoop) -> None:
+        """:meth:`_done`, from a worker's thread (unless the loop has closed: nothing to run)."""
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._done)
+
+    def close(self) -> None:
+        """Stop the lanes' threads (process pools are their owner's to shut down)."""
+        for lane in (self.quick, self.workers):
+            if isinstance(lane, ThreadPoolExecutor):
+                lane.shutdown(wait=False, cancel_futures=True)

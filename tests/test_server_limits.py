@@ -1,0 +1,326 @@
+"""Bounded everywhere, fair to every game: each limit of ``pegs serve`` against a real server.
+
+1. request lines and heads are cut off (``414``, ``431``) at no more cost than a request;
+2. games per client address are bounded, and games nobody plays are removed;
+3. a game's bots wait a bounded time behind other games' bots, whatever those think;
+4. connections are bounded below the open-file limit, with a clear refusal and one log line;
+5. two servers on one SQLite file: the second is refused at start;
+6. a bad request lists every problem; a flood of mistakes writes a bounded log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import itertools
+import json
+import logging
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from served import Server, run, running_server, start_server, stop_server, until
+from websockets.sync.client import connect
+
+from pegs_rules.server.client import SeatClient, socket_url
+from pegs_rules.server.connections import MAX_CLIENT_CONNECTIONS, MAX_HEAD, MAX_REQUEST_LINE
+from pegs_rules.server.games import MAX_BOT_SECONDS, REMOVED
+from pegs_rules.server.limits import MISTAKES_PER_CLIENT, Mistakes
+from pegs_rules.server.registry import MAX_GAMES_PER_CLIENT
+from pegs_rules.server.thinking import FAIR_ROUND
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time process ``pid`` has used (Linux), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100  # utime and stime, in clock ticks of 1/100 s
+
+
+def raw(server: Server, head: bytes, chunk: int = 4096, source: str = "127.0.0.1") -> bytes:
+    """What the server answers to a request head sent in pieces of ``chunk`` bytes (the rest
+    of it is not sent once the server has answered)."""
+    with socket.create_connection(("127.0.0.1", server.port), source_address=(source, 0)) as conn:
+        conn.settimeout(10)
+        try:
+            for start in range(0, len(head), chunk):
+                conn.sendall(head[start : start + chunk])
+        except OSError:
+            pass  # answered and closed before the head was all sent
+        answer = b""
+        try:
+            while data := conn.recv(65536):
+                answer += data
+        except OSError:
+            pass
+        return answer
+
+
+# --- 1. request lines and heads -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running_server(tmp_path_factory.mktemp("limits"), bot_workers=0) as running:
+        yield running
+
+
+def test_long_request_lines_and_heads_are_cut_off_at_the_cost_of_a_request(
+    server: Server,
+) -> None:
+    line = b"GET /" + b"a" * (MAX_REQUEST_LINE + 1) + b" HTTP/1.1\r\nHost: pegs\r\n\r\n"
+    assert raw(server, line).startswith(b"HTTP/1.1 414 ")
+    normal = b"GET /healthz HTTP/1.1\r\nHost: pegs\r\nConnection: close\r\n\r\n"
+    huge = b"GET /healthz HTTP/1.1\r\nHost: pegs\r\nX-Big: " + b"b" * (1 << 25) + b"\r\n\r\n"
+    many = b"GET /healthz HTTP/1.1\r\n" + b"X-Many: cccccccc\r\n" * 100_000 + b"\r\n"
+    for head in (huge, many):
+        answer = raw(server, head, chunk=1024)
+        assert answer.startswith(b"HTTP/1.1 431 "), answer[:100]
+        assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"] == "too_large"
+    assert raw(
+        server, b"GET /healthz HTTP/1.1\r\nX-Fine: " + b"d" * (MAX_HEAD - 100) + b"\r\n\r\n"
+    ).startswith(b"HTTP/1.1 200 ")
+
+    def spent(head: bytes, count: int) -> float:
+        before = cpu_seconds(server.process.pid)
+        for _ in range(count):
+            raw(server, head, chunk=1024)
+        return cpu_seconds(server.process.pid) - before
+
+    ordinary = spent(normal, 20)
+    refused = spent(b"GET /healthz HTTP/1.1\r\nX-Big: " + b"e" * (1 << 20) + b"\r\n\r\n", 20)
+    print(f"server CPU for 20 requests: {ordinary:.2f} s; for 20 heads of 1 MiB: {refused:.2f} s")
+    # a 1 MiB header sent in 1 KiB pieces, cut off at 32 KiB: no dearer than a request
+    assert refused < 2 * ordinary + 0.1, (refused, ordinary)
+
+
+# --- 2. games per client, and games nobody plays ------------------------------------------------
+
+
+def create(server: Server, source: str, **body: Any) -> tuple[int, Any, str | None]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, source_address=(source, 0))
+    connection.request("POST", "/api/games", json.dumps(body), {"Content-Type": "application/json"})
+    answer = connection.getresponse()
+    status, text, retry = answer.status, answer.read(), answer.headers["Retry-After"]
+    connection.close()
+    return status, json.loads(text), retry
+
+
+def test_games_per_client_are_bounded_and_games_nobody_plays_are_removed(tmp_path: Path) -> None:
+    options = ["--unjoined-expiry", "2s", "--idle-expiry", "5s"]
+    server = start_server(tmp_path / "games.sqlite3", bot_workers=0, options=options, metrics=True)
+    try:
+        greedy = "127.0.0.2"  # asks for as many games as it may, and joins none
+        for _ in range(MAX_GAMES_PER_CLIENT):
+            assert create(server, greedy, players=4)[0] == 201
+        status, answer, retry = create(server, greedy, players=4)
+        assert status == 429 and answer["error"] == "too_many_games" and retry, answer
+        assert create(server, "127.0.0.3", players=4)[0] == 201  # anyone else still may
+        bots = server.create(players=4, seats=["mcts:0.05s"] * 4)  # plays by itself
+        joined = server.create(players=4)  # a person joins, and then nobody moves
+        left = server.create(players=4)  # ... and nobody joins
+
+        async def watch() -> SeatClient:
+            seat = SeatClient(*socket_url(joined["links"]["1"]))
+            await seat.start()
+            await asyncio.sleep(3.5)  # past the time to join: the unjoined games are gone
+            assert server.request("GET", f"/api/games/{left['id']}")[0] == 404
+            assert server.request("GET", f"/api/games/{joined['id']}")[0] == 200
+            assert create(server, greedy, players=4)[0] == 201  # its games expired: it may again
+            await until(lambda: seat.refused is not None, timeout=10)  # then idle for too long
+            return seat
+
+        seat = run(watch())
+        assert seat.refused == 1008
+        assert any(m.get("message") == REMOVED for m in drain(seat))
+        assert server.request("GET", f"/api/games/{joined['id']}")[0] == 404
+        assert server.request("GET", f"/api/games/{bots['id']}")[0] == 200  # it plays
+        assert server.metrics()["pegs_games_expired_total"] >= MAX_GAMES_PER_CLIENT + 2
+    finally:
+        stop_server(server)
+
+
+def drain(client: SeatClient) -> list[dict[str, Any]]:
+    messages = []
+    while not client.messages.empty():
+        messages.append(client.messages.get_nowait())
+    return messages
+
+
+# --- 3. bots: a bounded wait behind other games' bots ---------------------------------------------
+
+
+def workers(pid: int) -> set[int]:
+    """The bot workers of server ``pid``: its child processes started by ``multiprocessing``."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in map(int, (task / "children").read_text().split()):
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.add(child)
+    return found
+
+
+def test_a_games_bots_wait_a_bounded_time_behind_other_games_bots(tmp_path: Path) -> None:
+    """Two games of eight bots thinking 5 s a move on the one bot worker; meanwhile a game of
+    greedy bots plays on at full speed, and a game of searching bots moves within the bound.
+
+    The searching game's first move is its longest wait (behind a search of the full 5 s and a
+    search cut to its share); it is measured in the bot worker's processor time (the bound is
+    in it: the bots' budgets are), and the wall-clock time is printed beside it.
+    """
+    bound = FAIR_ROUND + MAX_BOT_SECONDS
+    with running_server(tmp_path, bot_workers=1) as server:
+        for n in range(2):
+            status = create(server, f"127.0.0.{10 + n}", players=8, seats=["mcts:5s"] * 8)[0]
+            assert status == 201
+        deadline = time.monotonic() + 30
+        while not (searcher := workers(server.process.pid)):  # the searching bots' worker
+            assert time.monotonic() < deadline, "no bot worker started"
+            time.sleep(0.1)
+        quick = server.create(players=8, seats=["greedy"] * 8)  # their own worker, started now
+        searching = server.create(players=8, seats=["mcts:0.1s"] * 8)
+
+        def worker_cpu() -> float:
+            return sum(cpu_seconds(pid) for pid in searcher)
+
+        async def watch() -> dict[str, list[tuple[float, float]]]:
+            seen: dict[str, list[tuple[float, float]]] = {"quick": [], "searching": []}
+            watchers = {
+                name: SeatClient(*socket_url(created["spectator"]))
+                for name, created in (("quick", quick), ("searching", searching))
+            }
+            for watcher in watchers.values():
+                await watcher.start()
+            deadline = time.monotonic() + 60  # the worker's time may run slow on a busy machine
+            while len(seen["searching"]) < 2 and time.monotonic() < deadline:
+                for name, watcher in watchers.items():
+                    while not watcher.messages.empty():
+                        if watcher.messages.get_nowait().get("type") == "state":
+                            seen[name].append((time.monotonic(), worker_cpu()))
+                await asyncio.sleep(0.01)
+            for watcher in watchers.values():
+                await watcher.stop()
+            return seen
+
+        seen = run(watch())
+    # from its first move on (before it, its worker may still be starting, on a busy machine)
+    quick_waits = [b[0] - a[0] for a, b in itertools.pairwise(seen["quick"][1:])]
+    waits = [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(seen["searching"])]
+    print(f"greedy game: {len(quick_waits)} moves, the longest {max(quick_waits):.3f} s apart")
+    print("searching game: moves apart by (wall s, worker CPU s):", waits)
+    assert len(quick_waits) >= 50 and max(quick_waits) < 1.0, quick_waits
+    assert waits and max(cpu for _, cpu in waits) < bound + 1.0, waits
+
+
+# --- 4. connections ---------------------------------------------------------------------------
+
+
+def test_connections_are_bounded_below_the_open_file_limit(tmp_path: Path) -> None:
+    """Allowed 300 open files, the server holds 200 connections; the rest are refused at once."""
+    server = start_server(
+        tmp_path / "games.sqlite3",
+        bot_workers=0,
+        options=["--header-timeout", "60"],
+        metrics=True,
+        open_files=300,
+    )
+    silent: list[socket.socket] = []
+    try:
+        for n in range(200):  # silent connections from two addresses, 100 each: all held
+            source = f"127.0.2.{n % 2 + 1}"
+            silent.append(
+                socket.create_connection(("127.0.0.1", server.port), source_address=(source, 0))
+            )
+        time.sleep(0.5)
+        started = time.monotonic()
+        answer = raw(server, b"GET /healthz HTTP/1.1\r\nHost: pegs\r\n\r\n", source="127.0.2.9")
+        assert answer.startswith(b"HTTP/1.1 503 ") and b"retry-after: 5" in answer, answer[:200]
+        assert time.monotonic() - started < 2.0  # refused at once, not left waiting
+        for conn in silent[:10]:
+            conn.close()
+        time.sleep(0.5)
+        assert server.request("GET", "/healthz")[0] == 200  # room again
+        # one address may hold at most MAX_CLIENT_CONNECTIONS: the next is refused
+        one = [
+            socket.create_connection(("127.0.0.1", server.port), source_address=("127.0.2.1", 0))
+            for _ in range(5)
+        ]
+        silent.extend(one)
+        answer = raw(server, b"GET /healthz HTTP/1.1\r\nHost: pegs\r\n\r\n", source="127.0.2.1")
+        assert answer.startswith(b"HTTP/1.1 503 "), answer[:200]
+        counted = server.metrics()
+    finally:
+        for conn in silent:
+            conn.close()
+        stop_server(server)
+    log = server.log.read_text()
+    assert "at most 200 connections (open files: 300)" in log
+    assert log.count("the most this server takes") == 1  # one line when it filled up
+    assert log.count("accepting again") == 1  # and one when it had room again
+    assert counted['pegs_refused_total{reason="too_many_connections"}'] >= 1
+    assert counted['pegs_refused_total{reason="connections_per_client"}'] >= 1
+    assert MAX_CLIENT_CONNECTIONS == 100
+
+
+# --- 5. one SQLite file, one server -----------------------------------------------------------
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused_at_start(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    first = start_server(path, bot_workers=0)
+    try:
+        try:
+            second = start_server(path, bot_workers=0, log=tmp_path / "second.log")
+        except RuntimeError as refused:
+            message = str(refused)
+        else:
+            stop_server(second)
+            raise AssertionError("a second server started on the same file")
+        assert f"another server (process {first.process.pid}) is using {path}" in message
+        assert "PostgreSQL" in message and "Traceback" not in message
+        first.kill()  # however the first one ends, the file is free again
+        again = start_server(path, bot_workers=0, log=tmp_path / "again.log")
+        stop_server(again)
+    finally:
+        stop_server(first)
+
+
+# --- 6. every problem, and a bounded log -------------------------------------------------------
+
+
+def test_a_bad_request_lists_every_problem_and_a_flood_of_mistakes_writes_a_bounded_log(
+    tmp_path: Path,
+) -> None:
+    with running_server(tmp_path, bot_workers=0) as server:
+        body = {"players": 5, "preset": "chess", "seats": "x", "house_rules": {"name": ""}, "x": 1}
+        status, answer = server.request("POST", "/api/games", json.dumps(body).encode())
+        assert status == 400
+        fields = [problem.split(":")[0] for problem in answer["problems"]]
+        assert fields == ["unknown fields", "preset", "house_rules", "players", "seats"], answer
+        created = server.create(players=4)
+        url, _ = socket_url(created["spectator"])
+        with connect(url) as hostile:  # a hundred frames of nonsense, each answered
+            for _ in range(100):
+                hostile.send("nonsense")
+            answers = [json.loads(hostile.recv(5)) for _ in range(100)]
+        assert all(a["code"] in ("bad_json", "rate_limited") for a in answers), answers
+    lines = [line for line in server.log.read_text().splitlines() if " WARNING " in line]
+    assert len(lines) == MISTAKES_PER_CLIENT, lines  # not 101: the rest summed up in a minute
+
+
+def test_mistakes_past_the_allowance_are_summed_up_in_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    mistakes = Mistakes()
+    with caplog.at_level(logging.WARNING, logger="pegs_rules.server"):
+        for n in range(50):
+            mistakes.warn("198.51.100.7", "client %s: mistake %d", "198.51.100.7", n)
+        for n in range(3):
+            mistakes.warn("203.0.113.9", "client %s: mistake %d", "203.0.113.9", n)
+        mistakes.sum_up()  # the window closes (the server does so a minute after it opened)
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == MISTAKES_PER_CLIENT + 3 + 1, lines
+    assert lines[-1].startswith(f"{50 - MISTAKES_PER_CLIENT} more client mistakes"), lines[-1]
+    assert "(clients: 1; the most, 40, from 198.51.100.7)" in lines[-1]
