@@ -1,7 +1,9 @@
 """``pegs web build``: what goes into the playground folder, and what stops a build.
 
-These tests use a stand-in runtime folder and wheel, so they need neither npm nor a
-network; the browser tests build the real thing.
+These tests use a stand-in runtime folder and wheel, so they need no Pyodide nor a
+network; the TypeScript engine is bundled from ``js/`` with its esbuild (``npm ci
+--prefix js``, which the README's test command runs first). The browser tests build the
+real thing.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from pegs_rules import __version__, new_game
 from pegs_rules.cli import main
 from pegs_rules.render import SEAT_COLOURS, svg
 from pegs_rules.rulings import RULINGS
-from pegs_rules.web.bridge import BOARD_SIZE
+from pegs_rules.web.bridge import BOARD_SIZE, hello
 from pegs_rules.web.build import (
+    BUNDLE,
     ENGINE_FILES,
     FIRST_BOARDS,
     RUNTIME_FILES,
@@ -27,6 +30,7 @@ from pegs_rules.web.build import (
     BuildError,
     build,
     digests,
+    find_esbuild,
     find_runtime,
     first_paint,
 )
@@ -56,6 +60,7 @@ def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path
     page = build(out, wheel=fake_wheel(tmp_path / "dist"), pyodide=runtime, docs_url="https://d/")
     assert page == out / "index.html"
     static = sorted(p.relative_to(STATIC) for p in STATIC.rglob("*") if p.is_file())
+    assert not (STATIC / BUNDLE).exists() and (out / BUNDLE).is_file()
     filled = {Path("index.html"), Path("sw.js")}
     assert static and all(
         (out / p).read_bytes() == (STATIC / p).read_bytes() for p in static if p not in filled
@@ -68,15 +73,16 @@ def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path
         "app": "pegs-rules playground",
         "version": __version__,
         "transport": "local",
+        "hello": json.loads(json.dumps(hello())),
+        "board_size": BOARD_SIZE,
         "wheel": f"wheels/{WHEEL}",
         "pyodide": "pyodide/",
         "pyodide_version": "314.0.7",
         "docs": "https://d/",
         "download": {path: (out / path).stat().st_size for path in loaded},
-        "engine": config["engine"],
         "build": config["build"],
     }
-    assert re.fullmatch("[0-9a-f]{16}", config["build"]) and config["engine"] != config["build"]
+    assert re.fullmatch("[0-9a-f]{16}", config["build"])
 
 
 def test_every_ruling_the_page_names_has_a_page_here_and_in_the_docs(tmp_path: Path) -> None:
@@ -117,23 +123,28 @@ def test_the_first_paint_holds_a_new_board_for_each_player_count(tmp_path: Path)
         assert f'<div class="first-board" data-players="{players}" role="img"' in page
         assert body in page
     with pytest.raises(BuildError, match="lack the mark"):
-        first_paint("<html></html>", {})
+        first_paint("<html></html>", [])
 
 
-def test_the_page_names_its_engine_for_the_worker_to_start_at_once(tmp_path: Path) -> None:
+def test_the_page_fetches_its_modules_and_config_at_once_and_python_never_first(
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "site"
     build(out, wheel=fake_wheel(tmp_path), pyodide=fake_runtime(tmp_path / "py"))
-    page = (out / "index.html").read_text(encoding="utf-8")
-    config = json.loads((out / "config.json").read_text(encoding="utf-8"))
-    head = page.split("</head>", 1)[0]
-    named = head.split('<script type="application/json" id="engine">', 1)[1].split("</script>")[0]
-    assert json.loads(named) == {
-        key: config[key] for key in ("wheel", "pyodide", "download", "engine")
-    }
-    assert head.index('id="engine"') < head.index('src="js/start.js"')  # read as it runs
-    template = (STATIC / "index.html").read_text(encoding="utf-8")
-    written = first_paint(template, {"wheel": "</script><script>alert(1)"})
-    assert "</script><script>" not in written and "<\\/script><script>" in written
+    head = (out / "index.html").read_text(encoding="utf-8").split("</head>", 1)[0]
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', head)
+    imported = {"js/main.js"}  # every module the page imports, followed from main.js
+    waiting = ["js/main.js"]
+    while waiting:
+        text = (out / waiting.pop()).read_text(encoding="utf-8")
+        for name in re.findall(r'(?:from |import\()\s*"\./([\w-]+\.js)"', text):
+            if f"js/{name}" not in imported and name != "remote.js":  # a server's page only
+                imported.add(f"js/{name}")
+                waiting.append(f"js/{name}")
+    assert BUNDLE in imported and "js/python.js" in imported
+    assert sorted(preloaded) == sorted(imported)
+    assert '<link rel="preload" href="config.json" as="fetch" crossorigin>' in head
+    assert "pyodide" not in head and "wheels/" not in head and "worker.js" not in head
 
 
 def test_the_service_worker_holds_the_build_and_a_digest_of_every_file(tmp_path: Path) -> None:
@@ -164,9 +175,8 @@ def test_a_build_is_named_by_its_contents(tmp_path: Path) -> None:
 
     first, again, elsewhere = config(), config(), config(docs_url="https://d/")
     assert first["build"] == again["build"] != elsewhere["build"]
-    assert first["engine"] == elsewhere["engine"]  # the page changed, not the engine
     (runtime / "python_stdlib.zip").write_text("another stand-in", encoding="utf-8")
-    assert config()["engine"] != first["engine"]
+    assert config()["build"] != first["build"]
 
 
 def test_the_page_has_the_boards_colours_and_a_web_app_manifest() -> None:
@@ -216,6 +226,17 @@ def test_a_missing_or_stale_runtime_says_to_run_npm_ci(tmp_path: Path) -> None:
         find_runtime(tmp_path)
     with pytest.raises(BuildError, match=re.escape("lacks pyodide.mjs")):
         build(tmp_path / "site", wheel=fake_wheel(tmp_path), pyodide=tmp_path)
+
+
+def test_a_checkout_without_the_typescript_engines_tools_says_to_run_npm_ci(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(BuildError, match="no source checkout with js/"):
+        find_esbuild(None)
+    (tmp_path / "js" / "src").mkdir(parents=True)
+    (tmp_path / "js" / "src" / "index.ts").write_text("export {};\n", encoding="utf-8")
+    with pytest.raises(BuildError, match=re.escape("run `npm ci --prefix js` in")):
+        find_esbuild(tmp_path)
 
 
 def test_the_pin_is_exact_and_locked() -> None:
