@@ -195,7 +195,7 @@ export class Game {
   async hint() {
     const update = this.update;
     if (!update?.moves) return;
-    thinking();
+    thinking(this.transport.pythonLoading);
     const answer = await busy(this.transport.hint("game"));
     if (this.update !== update) return; // the game moved on meanwhile
     if (!answer.ok) {

@@ -1,6 +1,7 @@
-// The header's engine line: what the engine is doing at every moment until it is ready
-// (downloading, so many MB of so many; each step of starting, with its seconds counting),
-// what the person asked for meanwhile, then that it is ready, or what went wrong.
+// The header's engine line: what the engine is doing at every moment until it is ready,
+// what the person asked for meanwhile, then that it is ready, or what went wrong; and again
+// while Python loads in the background for the hint or a searching bot (downloading, so many
+// MB of so many; each step of starting, with its seconds counting), until it is ready too.
 //
 // The sentence (#engine-status, a polite live region) changes only when the engine moves on
 // to another step, so a screen reader hears each step once; the figures beside the bar
@@ -28,6 +29,14 @@ export class EngineStatus {
     if (fatal) {
       this.error(`${text} Reload the page to try again.`);
       return;
+    }
+    if (phase === "done" || (level === "error" && !this.loading)) {
+      this.finish(text, level); // Python, loaded in the background (or not): the engine is ready
+      return;
+    }
+    if (phase && !this.loading) {
+      this.loading = true; // Python loads in the background: the bar shows again
+      document.body.dataset.engine = "python";
     }
     if (phase === "download" && progress) {
       this.bar.max = progress.total;
@@ -67,6 +76,7 @@ export class EngineStatus {
 
   finish(text, level) {
     this.stopClock();
+    if (document.body.dataset.engine === "python") document.body.dataset.engine = "ready";
     this.loading = false;
     this.waiting = "";
     this.detail.textContent = "";

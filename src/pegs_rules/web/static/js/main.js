@@ -72,10 +72,10 @@ function setupFromUrl(params) {
   };
 }
 
-/** The service worker (sw.js) caches the site for a fast, offline second visit. When a new
- * build takes over, a page still on its home screen reloads into it; one in use says so.
- * Returns what registers it, to be called once the engine is ready: on a first visit its
- * downloads then wait for the engine's own. */
+/** The service worker (sw.js) caches the site (Python's files too) for a fast, offline second
+ * visit. When a new build takes over, a page still on its home screen reloads into it; one in
+ * use says so. Returns what registers it, to be called once the first screen is shown: on a
+ * first visit its downloads then wait for what that screen needs. */
 function serviceWorker(idle) {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return () => {};
   const updating = Boolean(navigator.serviceWorker.controller);
@@ -104,7 +104,7 @@ async function main() {
   let screen = "home";
   let started = false; // anything asked for beyond the home screen
   const cacheSite = kind === "local" ? serviceWorker(() => !started && screen === "home") : () => {};
-  const transport = await createTransport(kind, { ...config, engine: window.pegsEngine }); // start.js
+  const transport = await createTransport(kind, config);
   if (transport.kind === "remote") {
     // a game on a server, opened from its join or spectator link
     $("header .subtitle").textContent = "online game";
@@ -177,7 +177,6 @@ async function main() {
 
   if (transport.kind === "remote") status.notice({ text: "Connecting to the game's server" });
   const hello = await transport.connect();
-  cacheSite();
 
   const handlers = {
     onMove: (notation) => (screen === "game" ? game.play(notation) : lawyer.explain(notation)),
@@ -263,6 +262,7 @@ async function main() {
   ready = true;
   if (wanted) await busy(Promise.resolve(wanted()));
   else await busy(openFromUrl(params, { go, game, lawyer, viewer, startGame, openRecord, transport }));
+  cacheSite(); // once the first screen is shown: the site's files then download meanwhile
 }
 
 /** Begin where the address says (see the top of this file). */

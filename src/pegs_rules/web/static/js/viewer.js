@@ -256,7 +256,7 @@ export class Viewer {
     const current = this.current;
     if (!current) return;
     this.stop();
-    thinking();
+    thinking(this.transport.pythonLoading);
     const answer = await busy(this.transport.hint("study"));
     if (this.current !== current) return;
     if (!answer.ok) {
