@@ -10,14 +10,13 @@
   worker, kept on disk as a person's is) opens a game whose first turn is a person's; the
   time from navigation to the first playable board (the legal moves listed, by the page's
   clock);
-* **warm load**: the same browser and profile open it again (this tree: from the service worker's
-  cache, the engine restored from its snapshot; a tree without them: the browser's HTTP
-  cache);
+* **warm load**: the same browser and profile open it again (from the service worker's cache;
+  a tree without one: the browser's HTTP cache);
 * **offline**: the same again with the network off (a tree without a service worker
   cannot load offline, and is not measured);
-* **bot moves in the page**: the playground's own Web Worker plays bots' moves one request
-  at a time; each is timed in the page from the request to the answer (the bot's choice,
-  the move, the seat's view and the SVG board), and the bridge reports the bot's own
+* **bot moves in the page** (this tree): a greedy bot of the TypeScript engine, in the page,
+  and a searching bot in the page's Python worker (through :mod:`pegs_rules.web.bridge`),
+  each timed in the page from the request to the move applied, with the bot's own
   thinking time. The same bots then choose the same moves in this CPython process, the
   baseline for the ratio.
 
@@ -78,6 +77,7 @@ READY_FOR_ANOTHER_VISIT = """async () => {
         if (!("serviceWorker" in navigator) || !document.querySelector("link[rel=manifest]")) return true;
         await navigator.serviceWorker.ready;
         if (navigator.serviceWorker.controller === null) return false;
+        if (!document.querySelector("script#engine")) return true; // no snapshot to wait for
         const root = await navigator.storage.getDirectory();
         const folder = await root.getDirectoryHandle("pegs-playground engine", { create: true });
         for await (const [name, entry] of folder.entries()) {
@@ -87,47 +87,67 @@ READY_FOR_ANOTHER_VISIT = """async () => {
     };
     const deadline = performance.now() + 180_000;
     while (!(await ready())) {
-        if (performance.now() > deadline) throw new Error("the snapshot was not kept in 180 s");
+        if (performance.now() > deadline) throw new Error("the next visit's files were not kept in 180 s");
         await new Promise((resolve) => setTimeout(resolve, 100));
     }
 }"""
-"""Wait until a visit has left what the next one uses: the service worker in charge and the
-engine's snapshot kept whole (in the private file system; in Cache Storage by older builds;
-at once for a playground without them), or fail after 180 s. Evaluated, not passed to
+"""Wait until a visit has left what the next one uses: the service worker in charge (and, for
+builds that started Python with every page, its snapshot kept whole: in the private file
+system, or in Cache Storage by older builds), or fail after 180 s. Evaluated, not passed to
 ``wait_for_function``, which takes an async function's promise for a truthy answer."""
 PLAYABLE = """() => document.querySelector("[data-move]") && performance.now()"""
 """The page's clock when it first shows the legal moves, polled at each animation frame."""
 FIRST_PAINT = (
     """() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null"""
 )
-BOT_MOVES = """async ([seats, seed, count]) => {
-    const config = await (await fetch("config.json")).json();
-    const url = new URL("js/worker.js", location.href);
-    url.searchParams.set("wheel", new URL(config.wheel, location.href).href);
-    url.searchParams.set("pyodide", new URL(config.pyodide, location.href).href);
-    url.searchParams.set("engine", config.engine || "");
-    url.searchParams.set("site", new URL(".", location.href).href);
-    const worker = new Worker(url, { type: "module" });
-    const waiting = new Map();
-    let id = 0;
-    worker.onmessage = ({ data }) => {
-        if (data.id !== undefined) waiting.get(data.id)(data.answer);
-    };
-    const ask = (request) => new Promise((resolve) => {
-        id += 1;
-        waiting.set(id, resolve);
-        worker.postMessage({ id, request });
-    });
-    worker.postMessage({ pace: 1e9 });  // no bot moves but those asked for here
-    await ask({ op: "new_game", players: 4, seed, seats });
-    const moves = [];
-    for (let i = 0; i < count; i += 1) {
-        const started = performance.now();
-        const answer = await ask({ op: "advance" });
-        moves.push({ ms: performance.now() - started, thought: answer.thought_ms, move: answer.last_move });
-        if (answer.next !== "bot") break;
+BOT_MOVES = """async ([name, seed, count]) => {
+    // Four bots of one name, as the page plays them: the TypeScript engine's own, or Python's
+    // (the page's worker and pegs_rules.web.bridge) for those only Python has.
+    const pegs = await import("./js/pegs-rules.js");
+    const seats = [name, name, name, name];
+    let python = null;
+    try {
+        pegs.makeBot(name, 0);
+    } catch {
+        const config = await (await fetch("config.json")).json();
+        const url = new URL("js/worker.js", location.href);
+        url.searchParams.set("wheel", new URL(config.wheel, location.href).href);
+        url.searchParams.set("pyodide", new URL(config.pyodide, location.href).href);
+        const worker = new Worker(url, { type: "module" });
+        const waiting = new Map();
+        let id = 0;
+        worker.onmessage = ({ data }) => {
+            if (data.id !== undefined) waiting.get(data.id)(data.answer);
+        };
+        python = {
+            worker,
+            ask: (request) => new Promise((resolve) => {
+                id += 1;
+                waiting.set(id, resolve);
+                worker.postMessage({ id, request });
+            }),
+        };
+        await python.ask({ op: "bots", seed, seats });
     }
-    worker.terminate();
+    const bots = seats.map((bot, seat) => (python ? null : pegs.makeBot(bot, seed * 100 + seat)));
+    let state = pegs.newGame(4, { seed });
+    const moves = [];
+    for (let i = 0; i < count && state.winner === null; i += 1) {
+        const started = performance.now();
+        let move;
+        let thought;
+        if (python) {
+            const answer = await python.ask({ op: "decide", seat: state.turn, state: pegs.toJson(state) });
+            move = pegs.parseNotation(answer.move);
+            thought = answer.thought_ms;
+        } else {
+            move = pegs.decide(bots[state.turn], state);
+            thought = performance.now() - started;
+        }
+        state = pegs.apply(state, move);
+        moves.push({ ms: performance.now() - started, thought, move: pegs.moveText(move) });
+    }
+    python?.worker.terminate();
     return moves;
 }"""
 
@@ -279,7 +299,7 @@ def summary(values: list[float]) -> str:
 
 def bots(page: Page, name: str, seed: int, count: int) -> dict[str, Any]:
     seats = [name] * 4
-    moves = page.evaluate(BOT_MOVES, [seats, seed, count])
+    moves = page.evaluate(BOT_MOVES, [name, seed, count])
     return {
         "page_ms": [m["ms"] for m in moves],
         "thought_ms": [m["thought"] for m in moves],
