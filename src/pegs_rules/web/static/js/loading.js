@@ -30,7 +30,7 @@ export class EngineStatus {
       this.error(`${text} Reload the page to try again.`);
       return;
     }
-    if (phase === "done" || (level === "error" && !this.loading)) {
+    if (phase === "done" || level === "error") {
       this.finish(text, level); // Python, loaded in the background (or not): the engine is ready
       return;
     }
