@@ -1093,13 +1093,17 @@ def test_python_loads_in_the_background_for_a_searching_bot_and_the_hint(
     assert listed(page) == ["K 0:s-8", "K 2:s-44"], "playable at once"
     assert page.get_attribute("body", "data-engine") == "python", "while Python loads"
     state = new_game(4, seed=4)
-    expected = str(decide(make_bot(HINT_BOT, state.seed + state.ply), state))
     page.click("#hint-button")
     assert page.inner_text("#hint").startswith("Loading Python for the search (once a visit")
     page.wait_for_selector("#hint[data-hint]", timeout=LOAD_TIMEOUT)
     check_the_header_followed_python(page.evaluate("window.headerSeen"))
     assert page.get_attribute("body", "data-engine") == "ready"
-    assert page.get_attribute("#hint", "data-hint") == expected
+    # The hint bot's search stops at 3 s of thinking, which in the page (Pyodide's clock) a busy
+    # machine reaches before its 1,000 playouts: its move is then not always CPython's
+    # (test_web_bridge checks it is that bot's move). Here: a legal move, by it, shown, played.
+    expected = page.get_attribute("#hint", "data-hint") or ""
+    assert expected in [str(m) for m in legal_moves(state)]
+    assert f"the {HINT_BOT} bot, seeing only seat 2's cards" in page.inner_text("#hint")
     assert page.get_attribute(".moves button.marked", "data-move") == expected
     assert page.locator("#board .move-arrow").count() == 1  # the move drawn on the board
     assert listed(page) == [str(m) for m in legal_moves(state)]  # still the person's choice
@@ -1138,9 +1142,9 @@ def test_python_loads_in_the_background_for_a_searching_bot_and_the_hint(
     state = position_at(eight_player_game, 200)
     page.click("#hint-button")
     page.wait_for_selector("#hint[data-hint]", timeout=LOAD_TIMEOUT)
-    assert page.get_attribute("#hint", "data-hint") == str(
-        decide(make_bot(HINT_BOT, state.seed + state.ply), state)
-    )
+    hint = page.get_attribute("#hint", "data-hint")
+    assert hint in [str(m) for m in legal_moves(state)]
+    assert f"seeing only seat {state.turn}'s cards" in page.inner_text("#hint")
     shot(page, "14-viewer-hint")
 
 
