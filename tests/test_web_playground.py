@@ -672,7 +672,9 @@ def test_rules_lawyer_lists_the_legal_moves_of_the_spec_cases(page: Page, site: 
     idle(page)
     cases = [c for c in load_cases() if "legal" in c["expect"]]
     assert len(cases) >= 20
-    for case in cases:
+    # every fourth (in the order of the files): the suite checks the TypeScript engine on all
+    # (pegs_rules.spec check --engine "node js/dist/bin/protocol.js", in the test command)
+    for case in cases[::4]:
         study(page, position_of(case))
         got = listed(page)
         assert sorted(got) == sorted(case["expect"]["legal"]), case["id"]
