@@ -25,6 +25,7 @@ from pegs_rules.web.build import (
     BUNDLE,
     ENGINE_FILES,
     FIRST_BOARDS,
+    PAGE_BUNDLE,
     RUNTIME_FILES,
     STATIC,
     BuildError,
@@ -123,28 +124,26 @@ def test_the_first_paint_holds_a_new_board_for_each_player_count(tmp_path: Path)
         assert f'<div class="first-board" data-players="{players}" role="img"' in page
         assert body in page
     with pytest.raises(BuildError, match="lack the mark"):
-        first_paint("<html></html>", [])
+        first_paint("<html></html>")
 
 
-def test_the_page_fetches_its_modules_and_config_at_once_and_python_never_first(
+def test_the_page_runs_its_bundle_fetches_the_engine_at_once_and_python_never_first(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "site"
     build(out, wheel=fake_wheel(tmp_path), pyodide=fake_runtime(tmp_path / "py"))
     head = (out / "index.html").read_text(encoding="utf-8").split("</head>", 1)[0]
-    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', head)
-    imported = {"js/main.js"}  # every module the page imports, followed from main.js
-    waiting = ["js/main.js"]
-    while waiting:
-        text = (out / waiting.pop()).read_text(encoding="utf-8")
-        for name in re.findall(r'(?:from |import\()\s*"\./([\w-]+\.js)"', text):
-            if f"js/{name}" not in imported and name != "remote.js":  # a server's page only
-                imported.add(f"js/{name}")
-                waiting.append(f"js/{name}")
-    assert BUNDLE in imported and "js/python.js" in imported
-    assert sorted(preloaded) == sorted(imported)
+    scripts = re.findall(r'<script[^>]*src="([^"]+)"', head)
+    assert scripts == ["js/first.js", PAGE_BUNDLE]
+    assert re.findall(r'<link rel="modulepreload" href="([^"]+)">', head) == [BUNDLE]
     assert '<link rel="preload" href="config.json" as="fetch" crossorigin>' in head
     assert "pyodide" not in head and "wheels/" not in head and "worker.js" not in head
+    # The page's modules are in its bundle; it imports only the engine, which it leaves out.
+    bundled = (out / PAGE_BUNDLE).read_text(encoding="utf-8")
+    assert re.findall(r'import\(\s*"([^"]+)"\s*\)', bundled) == ["./pegs-rules.js"]
+    assert not re.search(r'from\s*"\./', bundled)
+    assert "Loading Python for the search" in bundled  # hint.js, say
+    assert "Loading Python for the search" not in (out / BUNDLE).read_text(encoding="utf-8")
 
 
 def test_the_service_worker_holds_the_build_and_a_digest_of_every_file(tmp_path: Path) -> None:

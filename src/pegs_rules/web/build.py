@@ -9,7 +9,10 @@ The folder holds:
   first paint shows a board;
 * ``js/pegs-rules.js``: the rules engine the page plays on: the TypeScript engine of the
   checkout's ``js/`` folder (the npm package ``pegs-rules`` with ``pegs-rules/render``)
-  bundled into one module by esbuild, which ``npm ci --prefix js`` installs;
+  bundled into one module by esbuild, which ``npm ci --prefix js`` installs; and
+  ``js/playground.js``, the page's own modules (``js/main.js`` and all it imports but the
+  engine) bundled into one, which ``index.html`` runs, so that the page starts after two
+  downloads, not twenty (the modules stay beside it, as the page's sources);
 * ``pyodide/``: the Pyodide runtime (CPython for WebAssembly with its standard
   library), copied from ``node_modules/pyodide``, which ``npm ci`` installs from
   the repository's ``package.json`` and ``package-lock.json`` (they pin its
@@ -70,9 +73,8 @@ ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_st
 """What the page's worker loads of the runtime to start Python (besides the wheel)."""
 BUNDLE = "js/pegs-rules.js"
 """Where the playground holds the TypeScript engine, bundled."""
-NOT_PRELOADED = ("first.js", "worker.js", "remote.js")
-"""The page's scripts that are not modules of its first screen: a classic script, Python's
-worker, and the transport of a server's page."""
+PAGE_BUNDLE = "js/playground.js"
+"""Where the playground holds its own modules, bundled (all but the engine)."""
 FIRST_BOARDS = (4, 6, 8)
 """The player counts whose new board ``index.html`` holds for its first paint."""
 
@@ -143,14 +145,25 @@ def bundle_engine(root: Path, esbuild: Path, out: Path) -> None:
         f"export * from {json.dumps(str(source / 'index.ts'))};\n"
         f"export {{ svg }} from {json.dumps(str(source / 'render.ts'))};\n"
     )
+    _esbuild(esbuild, ["--sourcefile=pegs-rules.js", "--loader=js", f"--outfile={out}"], entry)
+
+
+def bundle_page(esbuild: Path, out_dir: Path) -> None:
+    """Bundle ``js/main.js`` of the playground ``out_dir`` and the modules it imports, but the
+    engine (:data:`BUNDLE`, imported as it is), into :data:`PAGE_BUNDLE`."""
+    main = str(out_dir / "js" / "main.js")
+    engine = "./" + Path(BUNDLE).name
+    _esbuild(esbuild, [main, f"--external:{engine}", f"--outfile={out_dir / PAGE_BUNDLE}"])
+
+
+def _esbuild(esbuild: Path, arguments: list[str], entry: str | None = None) -> None:
     command = [str(esbuild), "--bundle", "--format=esm", "--minify", "--target=es2022"]
-    command += ["--legal-comments=none", "--log-level=error", f"--outfile={out}"]
-    command += ["--sourcefile=pegs-rules.js", "--loader=js"]
+    command += ["--legal-comments=none", "--log-level=error", *arguments]
     result = subprocess.run(
         command, input=entry, capture_output=True, text=True, check=False, timeout=300
     )
     if result.returncode != 0:
-        raise BuildError(f"bundling the TypeScript engine failed:\n{result.stderr}")
+        raise BuildError(f"bundling the page's scripts failed:\n{result.stderr}")
 
 
 def build_wheel(root: Path, folder: Path) -> Path:
@@ -193,6 +206,7 @@ def build(
     _clear(out_dir)
     shutil.copytree(STATIC, out_dir, dirs_exist_ok=True)
     bundle_engine(root or CHECKOUT, esbuild, out_dir / BUNDLE)
+    bundle_page(esbuild, out_dir)
     if docs_url is None:
         write_pages(out_dir)
     (out_dir / "pyodide").mkdir()
@@ -204,12 +218,7 @@ def build(
         shutil.copy2(made, out_dir / "wheels" / made.name)
     loaded = [f"pyodide/{name}" for name in ENGINE_FILES] + [f"wheels/{made.name}"]
     page = out_dir / "index.html"
-    modules = sorted(
-        f"js/{path.name}"
-        for path in (out_dir / "js").glob("*.js")
-        if path.name not in NOT_PRELOADED
-    )
-    page.write_text(first_paint(page.read_text(encoding="utf-8"), modules), encoding="utf-8")
+    page.write_text(first_paint(page.read_text(encoding="utf-8")), encoding="utf-8")
     config: dict[str, object] = {
         "app": "pegs-rules playground",
         "version": __version__,
@@ -234,10 +243,10 @@ def build(
     return page
 
 
-def first_paint(page: str, modules: list[str]) -> str:
-    """``index.html`` with the manifest linked, the page's ``modules`` and ``config.json``
-    preloaded (all fetched at once, rather than each module once the one importing it has
-    arrived), and the board of a new game for each of :data:`FIRST_BOARDS` (``js/first.js``
+def first_paint(page: str) -> str:
+    """``index.html`` running :data:`PAGE_BUNDLE` instead of ``js/main.js``, with the manifest
+    linked, the engine and ``config.json`` preloaded (fetched with the page's script, not once
+    it has run), and the board of a new game for each of :data:`FIRST_BOARDS` (``js/first.js``
     shows the one of the last game's player count)."""
     boards = []
     for players in FIRST_BOARDS:
@@ -251,9 +260,11 @@ def first_paint(page: str, modules: list[str]) -> str:
         [
             '<link rel="manifest" href="manifest.webmanifest">',
             '<link rel="preload" href="config.json" as="fetch" crossorigin>',
-            *(f'<link rel="modulepreload" href="{module}">' for module in modules),
+            f'<link rel="modulepreload" href="{BUNDLE}">',
         ]
     )
+    script = '<script type="module" src="{}"></script>'
+    page = _fill(page, script.format("js/main.js"), script.format(PAGE_BUNDLE))
     return _fill(
         _fill(page, "<!-- build: head -->", head), "<!-- build: board -->", "".join(boards)
     )
