@@ -1264,8 +1264,8 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # type: ignore[arg-type]
     context.add_init_script(f"({HEADER_WATCH})()")
     held: list[Any] = []  # the engine arrives when the test lets it: a slow network
-    context.route("**/js/pegs-rules.js", lambda route: held.append(route))
     try:
+        context.route("**/js/pegs-rules.js", lambda route: held.append(route))
         page = context.new_page()
         page.set_default_timeout(30_000)
         errors: list[str] = []
