@@ -2,6 +2,7 @@
 
     python bench/playground.py                      # --runs 3 --greedy-moves 60 --mcts-moves 6
     python bench/playground.py --baseline REF       # and the playground of git revision REF
+    python bench/playground.py --shots DIR          # pictures of a first visit, into DIR
 
 * **first paint**: when the browser first paints the page (first contentful paint), and
   whether a board is in it;
@@ -9,20 +10,26 @@
   worker, kept on disk as a person's is) opens a game whose first turn is a person's; the
   time from navigation to the first playable board (the legal moves listed, by the page's
   clock);
-* **warm load**: the same browser and profile open it again (this tree: from the service worker's
-  cache, the engine restored from its snapshot; a tree without them: the browser's HTTP
-  cache);
+* **warm load**: the same browser and profile open it again (from the service worker's cache;
+  a tree without one: the browser's HTTP cache);
 * **offline**: the same again with the network off (a tree without a service worker
   cannot load offline, and is not measured);
-* **bot moves in the page**: the playground's own Web Worker plays bots' moves one request
-  at a time; each is timed in the page from the request to the answer (the bot's choice,
-  the move, the seat's view and the SVG board), and the bridge reports the bot's own
+* **bot moves in the page** (this tree): a greedy bot of the TypeScript engine, in the page,
+  and a searching bot in the page's Python worker (through :mod:`pegs_rules.web.bridge`),
+  each timed in the page from the request to the move applied, with the bot's own
   thinking time. The same bots then choose the same moves in this CPython process, the
   baseline for the ratio.
 
 With ``--baseline REF`` the playground of that revision is built too (from ``git archive``,
 with this checkout's Pyodide runtime) and the loads of the two are measured in turns, a
 new profile each, in one run: the ratios are the figures to quote.
+
+``--shots DIR`` measures nothing: it films a first visit of this tree instead (a new
+profile, the browser's own screencast, each frame stamped with the time it reached the
+screen) and saves what was on the screen 150 ms and 600 ms after navigation began, and once
+the board was playable, as ``first-visit-150ms.png``, ``first-visit-600ms.png`` and
+``first-visit-playable.png`` in DIR (the docs' pictures of a first visit: ``--shots
+docs/_static``), printing the time of each frame used.
 
 Needs the dev extra (Playwright), Chromium (``/usr/bin/chromium``) and the Pyodide runtime
 (``npm ci``). A measurement, not a test: the machine is shared and noisy, so say how busy it
@@ -32,6 +39,7 @@ was (the load average is printed).
 from __future__ import annotations
 
 import argparse
+import base64
 import io
 import json
 import os
@@ -69,6 +77,7 @@ READY_FOR_ANOTHER_VISIT = """async () => {
         if (!("serviceWorker" in navigator) || !document.querySelector("link[rel=manifest]")) return true;
         await navigator.serviceWorker.ready;
         if (navigator.serviceWorker.controller === null) return false;
+        if (!document.querySelector("script#engine")) return true; // no snapshot to wait for
         const root = await navigator.storage.getDirectory();
         const folder = await root.getDirectoryHandle("pegs-playground engine", { create: true });
         for await (const [name, entry] of folder.entries()) {
@@ -78,47 +87,67 @@ READY_FOR_ANOTHER_VISIT = """async () => {
     };
     const deadline = performance.now() + 180_000;
     while (!(await ready())) {
-        if (performance.now() > deadline) throw new Error("the snapshot was not kept in 180 s");
+        if (performance.now() > deadline) throw new Error("the next visit's files were not kept in 180 s");
         await new Promise((resolve) => setTimeout(resolve, 100));
     }
 }"""
-"""Wait until a visit has left what the next one uses: the service worker in charge and the
-engine's snapshot kept whole (in the private file system; in Cache Storage by older builds;
-at once for a playground without them), or fail after 180 s. Evaluated, not passed to
+"""Wait until a visit has left what the next one uses: the service worker in charge (and, for
+builds that started Python with every page, its snapshot kept whole: in the private file
+system, or in Cache Storage by older builds), or fail after 180 s. Evaluated, not passed to
 ``wait_for_function``, which takes an async function's promise for a truthy answer."""
 PLAYABLE = """() => document.querySelector("[data-move]") && performance.now()"""
 """The page's clock when it first shows the legal moves, polled at each animation frame."""
 FIRST_PAINT = (
     """() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null"""
 )
-BOT_MOVES = """async ([seats, seed, count]) => {
-    const config = await (await fetch("config.json")).json();
-    const url = new URL("js/worker.js", location.href);
-    url.searchParams.set("wheel", new URL(config.wheel, location.href).href);
-    url.searchParams.set("pyodide", new URL(config.pyodide, location.href).href);
-    url.searchParams.set("engine", config.engine || "");
-    url.searchParams.set("site", new URL(".", location.href).href);
-    const worker = new Worker(url, { type: "module" });
-    const waiting = new Map();
-    let id = 0;
-    worker.onmessage = ({ data }) => {
-        if (data.id !== undefined) waiting.get(data.id)(data.answer);
-    };
-    const ask = (request) => new Promise((resolve) => {
-        id += 1;
-        waiting.set(id, resolve);
-        worker.postMessage({ id, request });
-    });
-    worker.postMessage({ pace: 1e9 });  // no bot moves but those asked for here
-    await ask({ op: "new_game", players: 4, seed, seats });
-    const moves = [];
-    for (let i = 0; i < count; i += 1) {
-        const started = performance.now();
-        const answer = await ask({ op: "advance" });
-        moves.push({ ms: performance.now() - started, thought: answer.thought_ms, move: answer.last_move });
-        if (answer.next !== "bot") break;
+BOT_MOVES = """async ([name, seed, count]) => {
+    // Four bots of one name, as the page plays them: the TypeScript engine's own, or Python's
+    // (the page's worker and pegs_rules.web.bridge) for those only Python has.
+    const pegs = await import("./js/pegs-rules.js");
+    const seats = [name, name, name, name];
+    let python = null;
+    try {
+        pegs.makeBot(name, 0);
+    } catch {
+        const config = await (await fetch("config.json")).json();
+        const url = new URL("js/worker.js", location.href);
+        url.searchParams.set("wheel", new URL(config.wheel, location.href).href);
+        url.searchParams.set("pyodide", new URL(config.pyodide, location.href).href);
+        const worker = new Worker(url, { type: "module" });
+        const waiting = new Map();
+        let id = 0;
+        worker.onmessage = ({ data }) => {
+            if (data.id !== undefined) waiting.get(data.id)(data.answer);
+        };
+        python = {
+            worker,
+            ask: (request) => new Promise((resolve) => {
+                id += 1;
+                waiting.set(id, resolve);
+                worker.postMessage({ id, request });
+            }),
+        };
+        await python.ask({ op: "bots", seed, seats });
     }
-    worker.terminate();
+    const bots = seats.map((bot, seat) => (python ? null : pegs.makeBot(bot, seed * 100 + seat)));
+    let state = pegs.newGame(4, { seed });
+    const moves = [];
+    for (let i = 0; i < count && state.winner === null; i += 1) {
+        const started = performance.now();
+        let move;
+        let thought;
+        if (python) {
+            const answer = await python.ask({ op: "decide", seat: state.turn, state: pegs.toJson(state) });
+            move = pegs.parseNotation(answer.move);
+            thought = answer.thought_ms;
+        } else {
+            move = pegs.decide(bots[state.turn], state);
+            thought = performance.now() - started;
+        }
+        state = pegs.apply(state, move);
+        moves.push({ ms: performance.now() - started, thought, move: pegs.moveText(move) });
+    }
+    python?.worker.terminate();
     return moves;
 }"""
 
@@ -203,19 +232,65 @@ def visits(driver: Playwright, url: str) -> dict[str, Any]:
     }
 
 
-def in_cpython(seats: list[str], seed: int, moves: list[str]) -> list[float]:
-    """Milliseconds each bot takes to choose the same moves here."""
+SHOT_TIMES = {"150ms": 150.0, "600ms": 600.0}
+"""The moments of a first visit the docs show, in ms after navigation began (and: playable)."""
+
+
+def first_visit_shots(driver: Playwright, url: str, folder: Path) -> None:
+    """Film a first visit of ``url`` with a new profile; save the screen at SHOT_TIMES and
+    once the board is playable into ``folder`` (see the module's docstring)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as profile:
+        context = driver.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=ARGS, viewport={"width": 1280, "height": 800}
+        )
+        try:
+            page = context.new_page()
+            screen = context.new_cdp_session(page)
+            frames: list[tuple[float, str]] = []  # (seconds since the epoch, PNG in base64)
+
+            def keep(frame: dict[str, Any]) -> None:
+                frames.append((frame["metadata"]["timestamp"], frame["data"]))
+                screen.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]})
+
+            screen.on("Page.screencastFrame", keep)
+            screen.send("Page.startScreencast", {"format": "png"})
+            page.goto(url + FIRST_TURN_IS_A_PERSONS, wait_until="commit")
+            shown = page.wait_for_function(PLAYABLE, polling="raf", timeout=180_000)
+            playable: float = shown.json_value()
+            began: float = page.evaluate("performance.timeOrigin")
+            page.wait_for_timeout(300)  # the playable board's frame reaches the screen
+            screen.send("Page.stopScreencast")
+        finally:
+            context.close()
+    timed = sorted((stamp * 1000 - began, data) for stamp, data in frames)
+    moments = {**SHOT_TIMES, "playable": playable}
+    for name, at in moments.items():
+        # the screen at `at` is the last frame shown by then; once playable, the first after
+        before = [frame for frame in timed if frame[0] <= at]
+        after = [frame for frame in timed if frame[0] >= at]
+        chosen = (after[:1] or before[-1:]) if name == "playable" else (before[-1:] or after[:1])
+        when, data = chosen[0]
+        (folder / f"first-visit-{name}.png").write_bytes(base64.b64decode(data))
+        print(f"first visit at {name}: the frame shown at {when:.0f} ms ({len(timed)} frames)")
+    print(f"first visit: playable after {playable:.0f} ms; the pictures are in {folder}")
+
+
+def in_cpython(seats: list[str], seed: int, moves: list[str]) -> tuple[list[float], int]:
+    """Milliseconds each bot takes to choose here in the positions of the page's game, and
+    how many of its choices differ from the page's (a search that reached its cap of thinking
+    time in the page, typically, as a busy machine makes it)."""
     state = new_game(4, seed=seed)
     bots = [make_bot(name, seed * 100 + seat) for seat, name in enumerate(seats)]
     times = []
+    differ = 0
     for text in moves:
         started = time.perf_counter()
         move = decide(bots[state.turn], state)
         times.append((time.perf_counter() - started) * 1000)
-        if str(move) != text:
-            raise SystemExit(f"CPython chose {move}, the page {text}: the bots differ")
+        differ += str(move) != text
         state = apply(state, parse_notation(text))
-    return times
+    return times, differ
 
 
 def summary(values: list[float]) -> str:
@@ -226,11 +301,13 @@ def summary(values: list[float]) -> str:
 
 def bots(page: Page, name: str, seed: int, count: int) -> dict[str, Any]:
     seats = [name] * 4
-    moves = page.evaluate(BOT_MOVES, [seats, seed, count])
+    moves = page.evaluate(BOT_MOVES, [name, seed, count])
+    cpython, differ = in_cpython(seats, seed, [m["move"] for m in moves])
     return {
         "page_ms": [m["ms"] for m in moves],
         "thought_ms": [m["thought"] for m in moves],
-        "cpython_ms": in_cpython(seats, seed, [m["move"] for m in moves]),
+        "cpython_ms": cpython,
+        "differ": differ,
     }
 
 
@@ -250,6 +327,17 @@ def report_loads(name: str, runs: list[dict[str, Any]]) -> None:
             print(f"{name}: {words} to a playable board (s): {summary(values)}")
 
 
+def report(loads: dict[str, list[dict[str, Any]]], baseline: str | None) -> None:
+    print(f"load average after the loads: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for name, runs in loads.items():
+        report_loads(name, runs)
+    if baseline:
+        for key in ("cold_s", "warm_s"):
+            ours = statistics.median(r[key] for r in loads["this tree"])
+            theirs = statistics.median(r[key] for r in loads[baseline])
+            print(f"{key[:-2]} load, this tree / {baseline}: {ours / theirs:.2f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="visits of each kind (default 3)")
@@ -260,8 +348,25 @@ def main() -> int:
         "--mcts", default="mcts", help="the MCTS bot (default mcts: 300 iterations)"
     )
     parser.add_argument("--json", metavar="FILE", help="also write the raw figures as JSON")
+    parser.add_argument(
+        "--shots",
+        metavar="DIR",
+        type=Path,
+        help="instead: save pictures of a first visit at 150 ms, 600 ms and once playable in DIR",
+    )
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.shots:
+        with tempfile.TemporaryDirectory() as scratch:
+            build(Path(scratch) / "site")
+            server, url = serve(Path(scratch) / "site")
+            try:
+                with sync_playwright() as driver:
+                    first_visit_shots(driver, url, args.shots)
+            finally:
+                server.terminate()
+                server.wait()
+        return 0
     with tempfile.TemporaryDirectory() as scratch:
         sites = {"this tree": Path(scratch) / "site"}
         build(sites["this tree"])
@@ -275,6 +380,7 @@ def main() -> int:
                 for _ in range(args.runs):  # the playgrounds take turns
                     for name, (_, url) in servers.items():
                         loads[name].append(visits(driver, url))
+                report(loads, args.baseline)
                 browser = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 page = browser.new_page()
                 page.goto(servers["this tree"][1])
@@ -286,13 +392,6 @@ def main() -> int:
                 server.terminate()
                 server.wait()
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for name, runs in loads.items():
-        report_loads(name, runs)
-    if args.baseline:
-        for key in ("cold_s", "warm_s"):
-            ours = statistics.median(r[key] for r in loads["this tree"])
-            theirs = statistics.median(r[key] for r in loads[args.baseline])
-            print(f"{key[:-2]} load, this tree / {args.baseline}: {ours / theirs:.2f}")
     for name, result in (("greedy", greedy), (args.mcts, mcts)):
         count = len(result["page_ms"])
         ratio = statistics.median(result["thought_ms"]) / statistics.median(result["cpython_ms"])
@@ -306,6 +405,7 @@ def main() -> int:
             f"{name}, the same choices in CPython {sys.version.split()[0]} (ms):  {summary(result['cpython_ms'])}"
         )
         print(f"{name}, page / CPython (medians of the choice): {ratio:.2f}")
+        print(f"{name}, choices that differ from CPython's: {result['differ']} of {count}")
     if args.json:
         figures = {"loads": loads, "greedy": greedy, args.mcts: mcts}
         Path(args.json).write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")

@@ -16,12 +16,9 @@ import time
 import urllib.request
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 import pytest
-
-if TYPE_CHECKING:
-    from playwright.sync_api import Page
 
 REQUIRE = "PEGS_REQUIRE_BROWSER"
 """The environment variable that turns a missing browser into a failure."""
@@ -35,17 +32,6 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 """Screenshots and other files the tests leave to look at (ignored by git)."""
-
-
-def wait_until(page: Page, script: str, timeout: float = 30.0) -> None:
-    """Evaluate ``script`` (an async function) in ``page`` until it answers truthy, or fail
-    after ``timeout`` seconds. (Playwright's ``wait_for_function`` takes a promise for a truthy
-    answer and returns at once: an async condition must be polled from here.)"""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(script):
-        if time.monotonic() > deadline:
-            pytest.fail(f"not true after {timeout:.0f} s: {script}")
-        page.wait_for_timeout(100)
 
 
 def unavailable(reason: str) -> NoReturn:
@@ -66,28 +52,33 @@ def chromium() -> str:
     unavailable("no Chromium found: install it (Debian: apt-get install chromium)")
 
 
-NPM_FILES = ("pyodide/package.json", "axe-core/axe.min.js")
-"""What the browser tests need from ``node_modules``: the Pyodide runtime and axe-core."""
+NPM_FILES = {
+    ".": ("pyodide/package.json", "axe-core/axe.min.js"),
+    "js": (".bin/esbuild",),
+}
+"""What the browser tests need from ``node_modules``, by folder: the Pyodide runtime and
+axe-core; the TypeScript engine's esbuild, which bundles it into the playground."""
 
 
 def npm_ci(root: Path) -> None:
-    """Install the pinned Pyodide runtime and axe-core with ``npm ci`` if either is missing,
-    or skip."""
-    if all((root / "node_modules" / name).is_file() for name in NPM_FILES):
-        return
-    npm = shutil.which("npm")
-    if npm is None:
-        unavailable("node_modules is not installed and npm is not found: install Node.js")
-    result = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
-    if result.returncode != 0:
-        unavailable(f"npm ci failed:\n{result.stdout}{result.stderr}")
+    """Install what :data:`NPM_FILES` lists with ``npm ci`` where any of it is missing, or skip."""
+    for folder, files in NPM_FILES.items():
+        where = root / folder
+        if all((where / "node_modules" / name).is_file() for name in files):
+            continue
+        npm = shutil.which("npm")
+        if npm is None:
+            unavailable("node_modules is not installed and npm is not found: install Node.js")
+        result = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+        )
+        if result.returncode != 0:
+            unavailable(f"npm ci failed in {where}:\n{result.stdout}{result.stderr}")
 
 
 def free_port() -> int:

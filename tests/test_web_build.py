@@ -1,12 +1,15 @@
 """``pegs web build``: what goes into the playground folder, and what stops a build.
 
-These tests use a stand-in runtime folder and wheel, so they need neither npm nor a
-network; the browser tests build the real thing.
+These tests use a stand-in runtime folder and wheel, so they need no Pyodide nor a
+network; the TypeScript engine is bundled from ``js/`` with its esbuild (``npm ci
+--prefix js``, which the README's test command runs first). The browser tests build the
+real thing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from pathlib import Path
@@ -16,15 +19,19 @@ import pytest
 from pegs_rules import __version__, new_game
 from pegs_rules.cli import main
 from pegs_rules.render import SEAT_COLOURS, svg
-from pegs_rules.web.bridge import BOARD_SIZE
+from pegs_rules.rulings import RULINGS
+from pegs_rules.web.bridge import BOARD_SIZE, hello
 from pegs_rules.web.build import (
+    BUNDLE,
     ENGINE_FILES,
     FIRST_BOARDS,
+    PAGE_BUNDLE,
     RUNTIME_FILES,
     STATIC,
     BuildError,
     build,
     digests,
+    find_esbuild,
     find_runtime,
     first_paint,
 )
@@ -54,6 +61,7 @@ def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path
     page = build(out, wheel=fake_wheel(tmp_path / "dist"), pyodide=runtime, docs_url="https://d/")
     assert page == out / "index.html"
     static = sorted(p.relative_to(STATIC) for p in STATIC.rglob("*") if p.is_file())
+    assert not (STATIC / BUNDLE).exists() and (out / BUNDLE).is_file()
     filled = {Path("index.html"), Path("sw.js")}
     assert static and all(
         (out / p).read_bytes() == (STATIC / p).read_bytes() for p in static if p not in filled
@@ -66,15 +74,43 @@ def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path
         "app": "pegs-rules playground",
         "version": __version__,
         "transport": "local",
+        "hello": json.loads(json.dumps(hello())),
+        "board_size": BOARD_SIZE,
         "wheel": f"wheels/{WHEEL}",
         "pyodide": "pyodide/",
         "pyodide_version": "314.0.7",
         "docs": "https://d/",
         "download": {path: (out / path).stat().st_size for path in loaded},
-        "engine": config["engine"],
         "build": config["build"],
     }
-    assert re.fullmatch("[0-9a-f]{16}", config["build"]) and config["engine"] != config["build"]
+    assert re.fullmatch("[0-9a-f]{16}", config["build"])
+
+
+def test_every_ruling_the_page_names_has_a_page_here_and_in_the_docs(tmp_path: Path) -> None:
+    runtime = fake_runtime(tmp_path / "pyodide")
+    wheel = fake_wheel(tmp_path / "dist")
+    out = tmp_path / "site"
+    build(out, wheel=wheel, pyodide=runtime)  # served on its own: its own pages of the rulings
+    assert json.loads((out / "config.json").read_text(encoding="utf-8"))["docs"] == "./"
+    assert sorted(p.stem for p in (out / "rules").iterdir()) == sorted(RULINGS)
+    for rule, line in RULINGS.items():
+        page = (out / "rules" / f"{rule}.html").read_text(encoding="utf-8")
+        assert f'<article id="{rule}"' in page and html.escape(line) in page, rule
+        # The docs' page of the ruling, rules/<id>.html, whose section the directive names
+        # after the ruling: where a playground built into the docs (docs_url ../) links.
+        docs_page = (ROOT / "docs" / "rules" / f"{rule}.rst").read_text(encoding="utf-8")
+        assert f".. ruling:: {rule}\n" in docs_page, rule
+    ace = (out / "rules" / "card.ace.html").read_text(encoding="utf-8")
+    assert "<p><strong>Both presets.</strong> Besides coming out, an ace moves a peg one" in ace
+    verdict = (out / "rules" / "move.verdict.html").read_text(encoding="utf-8")
+    assert (
+        '<p class="ruling-item depth-2">8. the landing: <code>move.landing.in-spot</code>'
+        in verdict
+    )
+    docs = tmp_path / "docs-site" / "play"
+    build(docs, wheel=wheel, pyodide=runtime, docs_url="../")  # the docs' own copy
+    assert json.loads((docs / "config.json").read_text(encoding="utf-8"))["docs"] == "../"
+    assert not (docs / "rules").exists()
 
 
 def test_the_first_paint_holds_a_new_board_for_each_player_count(tmp_path: Path) -> None:
@@ -88,23 +124,26 @@ def test_the_first_paint_holds_a_new_board_for_each_player_count(tmp_path: Path)
         assert f'<div class="first-board" data-players="{players}" role="img"' in page
         assert body in page
     with pytest.raises(BuildError, match="lack the mark"):
-        first_paint("<html></html>", {})
+        first_paint("<html></html>")
 
 
-def test_the_page_names_its_engine_for_the_worker_to_start_at_once(tmp_path: Path) -> None:
+def test_the_page_runs_its_bundle_fetches_the_engine_at_once_and_python_never_first(
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "site"
     build(out, wheel=fake_wheel(tmp_path), pyodide=fake_runtime(tmp_path / "py"))
-    page = (out / "index.html").read_text(encoding="utf-8")
-    config = json.loads((out / "config.json").read_text(encoding="utf-8"))
-    head = page.split("</head>", 1)[0]
-    named = head.split('<script type="application/json" id="engine">', 1)[1].split("</script>")[0]
-    assert json.loads(named) == {
-        key: config[key] for key in ("wheel", "pyodide", "download", "engine")
-    }
-    assert head.index('id="engine"') < head.index('src="js/start.js"')  # read as it runs
-    template = (STATIC / "index.html").read_text(encoding="utf-8")
-    written = first_paint(template, {"wheel": "</script><script>alert(1)"})
-    assert "</script><script>" not in written and "<\\/script><script>" in written
+    head = (out / "index.html").read_text(encoding="utf-8").split("</head>", 1)[0]
+    scripts = re.findall(r'<script[^>]*src="([^"]+)"', head)
+    assert scripts == ["js/first.js", PAGE_BUNDLE]
+    assert re.findall(r'<link rel="modulepreload" href="([^"]+)">', head) == [BUNDLE]
+    assert '<link rel="preload" href="config.json" as="fetch" crossorigin>' in head
+    assert "pyodide" not in head and "wheels/" not in head and "worker.js" not in head
+    # The page's modules are in its bundle; it imports only the engine, which it leaves out.
+    bundled = (out / PAGE_BUNDLE).read_text(encoding="utf-8")
+    assert re.findall(r'import\(\s*"([^"]+)"\s*\)', bundled) == ["./pegs-rules.js"]
+    assert not re.search(r'from\s*"\./', bundled)
+    assert "Loading Python for the search" in bundled  # hint.js, say
+    assert "Loading Python for the search" not in (out / BUNDLE).read_text(encoding="utf-8")
 
 
 def test_the_service_worker_holds_the_build_and_a_digest_of_every_file(tmp_path: Path) -> None:
@@ -135,9 +174,8 @@ def test_a_build_is_named_by_its_contents(tmp_path: Path) -> None:
 
     first, again, elsewhere = config(), config(), config(docs_url="https://d/")
     assert first["build"] == again["build"] != elsewhere["build"]
-    assert first["engine"] == elsewhere["engine"]  # the page changed, not the engine
     (runtime / "python_stdlib.zip").write_text("another stand-in", encoding="utf-8")
-    assert config()["engine"] != first["engine"]
+    assert config()["build"] != first["build"]
 
 
 def test_the_page_has_the_boards_colours_and_a_web_app_manifest() -> None:
@@ -187,6 +225,17 @@ def test_a_missing_or_stale_runtime_says_to_run_npm_ci(tmp_path: Path) -> None:
         find_runtime(tmp_path)
     with pytest.raises(BuildError, match=re.escape("lacks pyodide.mjs")):
         build(tmp_path / "site", wheel=fake_wheel(tmp_path), pyodide=tmp_path)
+
+
+def test_a_checkout_without_the_typescript_engines_tools_says_to_run_npm_ci(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(BuildError, match="no source checkout with js/"):
+        find_esbuild(None)
+    (tmp_path / "js" / "src").mkdir(parents=True)
+    (tmp_path / "js" / "src" / "index.ts").write_text("export {};\n", encoding="utf-8")
+    with pytest.raises(BuildError, match=re.escape("run `npm ci --prefix js` in")):
+        find_esbuild(tmp_path)
 
 
 def test_the_pin_is_exact_and_locked() -> None:

@@ -596,7 +596,7 @@ def explain_rulings(ruling: str | None) -> int:
     return 2
 
 
-def web_build(out_dir: str, docs_url: str, wheel: str | None, pyodide: str | None) -> int:
+def web_build(out_dir: str, docs_url: str | None, wheel: str | None, pyodide: str | None) -> int:
     """Build the browser playground into ``out_dir`` (:mod:`pegs_rules.web.build`)."""
     from pegs_rules.web.build import BuildError, build
 
@@ -920,8 +920,8 @@ def add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     build.add_argument("out_dir", metavar="OUT_DIR", help="the folder to write (new or empty)")
     build.add_argument(
         "--docs-url",
-        default="../",
-        help="where the docs are, for the rulings' links (../ is the docs site's layout)",
+        help="where the docs are, for the rulings' links (default: pages of the rulings "
+        "written into the playground; ../ is the docs site's layout)",
     )
     build.add_argument(
         "--wheel", metavar="FILE", help="a pegs_rules wheel (default: build one here)"

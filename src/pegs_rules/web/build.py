@@ -4,20 +4,28 @@ The folder holds:
 
 * the page: ``index.html``, ``style.css``, ``icon.svg``, ``manifest.webmanifest``
   (which makes it an installable web app) and ``js/``, copied from this package's
-  ``static/`` folder; ``index.html`` gets the manifest's link, the engine's files
-  (``js/start.js`` starts its worker from them as the page begins to load) and the
-  board of a new game for 4, 6 and 8 players, drawn by :func:`pegs_rules.render.svg`,
-  so that the first paint shows a board while the engine loads;
+  ``static/`` folder; ``index.html`` gets the manifest's link and the board of a new
+  game for 4, 6 and 8 players, drawn by :func:`pegs_rules.render.svg`, so that the
+  first paint shows a board;
+* ``js/pegs-rules.js``: the rules engine the page plays on: the TypeScript engine of the
+  checkout's ``js/`` folder (the npm package ``pegs-rules`` with ``pegs-rules/render``)
+  bundled into one module by esbuild, which ``npm ci --prefix js`` installs; and
+  ``js/playground.js``, the page's own modules (``js/main.js`` and all it imports but the
+  engine) bundled into one, which ``index.html`` runs, so that the page starts after two
+  downloads, not twenty (the modules stay beside it, as the page's sources);
 * ``pyodide/``: the Pyodide runtime (CPython for WebAssembly with its standard
   library), copied from ``node_modules/pyodide``, which ``npm ci`` installs from
   the repository's ``package.json`` and ``package-lock.json`` (they pin its
   version);
-* ``wheels/``: a wheel of ``pegs_rules``, built from the source checkout;
-* ``config.json``: the page's transport (``local``: the engine in the page), where it
-  finds the wheel and the runtime, the size of each file the engine loads (for the
-  progress bar), where the docs are, the ``engine``: a digest of the runtime and the
-  wheel (the page keeps a snapshot of the engine started, good for that engine only),
-  and the ``build``: a digest of everything above;
+* ``wheels/``: a wheel of ``pegs_rules``, built from the source checkout; the page loads
+  it and the runtime only for what the TypeScript engine does not do (the hint and the
+  searching bots), in a Web Worker (``js/worker.js``, :mod:`pegs_rules.web.bridge`);
+* ``config.json``: the page's transport (``local``: the engine in the page), what the
+  set-up form offers (``hello``, :func:`pegs_rules.web.bridge.hello`), where the page
+  finds the wheel and the runtime, the size of each file Python loads (for the progress
+  bar), where the docs are, and the ``build``: a digest of everything above;
+* ``rules/``: a page for each ruling (:mod:`pegs_rules.web.ruling_pages`), unless the
+  build is given the docs' address;
 * ``sw.js``: the service worker, with the build's digest and a digest of each file
   written in, so that a second visit is served from the browser's cache (offline
   too) and a new build replaces the old one on the next visit.
@@ -25,10 +33,10 @@ The folder holds:
 Nothing in it is fetched from the network when the page runs: any static file
 server serves a working playground, for example ``python -m http.server -d OUT_DIR``.
 
-Rules-lawyer mode links each ruling id to its page in the docs, at
-``<docs_url>rules/<id>.html``. The default, ``../``, fits the docs site, whose
-"Play" page puts the playground in its ``play/`` folder; a playground served
-elsewhere should be built with the docs' address.
+The page links each ruling id it names to ``<docs_url>rules/<id>.html#<id>``. By
+default the links go to the playground's own ``rules/`` pages; the docs site builds its
+playground into its ``play/`` folder with ``docs_url="../"``, so that they go to the
+docs' pages of the rulings (any address of the docs works the same way).
 """
 
 from __future__ import annotations
@@ -45,7 +53,8 @@ from pathlib import Path
 from pegs_rules import __version__
 from pegs_rules.render import svg
 from pegs_rules.state import new_game
-from pegs_rules.web.bridge import BOARD_SIZE
+from pegs_rules.web.bridge import BOARD_SIZE, hello
+from pegs_rules.web.ruling_pages import write_pages
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The page's own files (package data)."""
@@ -61,9 +70,11 @@ RUNTIME_FILES = (
 )
 """What the page needs from the ``pyodide`` npm package."""
 ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-"""What the page's worker loads of the runtime to start the engine (besides the wheel)."""
-DOCS_URL = "../"
-"""Where the docs are, seen from the playground: the docs site's layout."""
+"""What the page's worker loads of the runtime to start Python (besides the wheel)."""
+BUNDLE = "js/pegs-rules.js"
+"""Where the playground holds the TypeScript engine, bundled."""
+PAGE_BUNDLE = "js/playground.js"
+"""Where the playground holds its own modules, bundled (all but the engine)."""
 FIRST_BOARDS = (4, 6, 8)
 """The player counts whose new board ``index.html`` holds for its first paint."""
 
@@ -116,6 +127,45 @@ def find_runtime(root: Path | None) -> Path:
     return runtime
 
 
+def find_esbuild(root: Path | None) -> Path:
+    """The esbuild that ``js/package.json`` of the checkout pins, installed by ``npm ci``."""
+    if root is None or not (root / "js" / "src" / "index.ts").is_file():
+        raise BuildError("no source checkout with js/ here: the page's engine is built from it")
+    esbuild = root / "js" / "node_modules" / ".bin" / "esbuild"
+    if not esbuild.is_file():
+        raise BuildError(f"esbuild is not installed: run `npm ci --prefix js` in {root}")
+    return esbuild
+
+
+def bundle_engine(root: Path, esbuild: Path, out: Path) -> None:
+    """Bundle the TypeScript engine of ``root/js`` (``pegs-rules`` and ``pegs-rules/render``)
+    into the one module ``out``, minified, for the browser."""
+    source = root / "js" / "src"
+    entry = (
+        f"export * from {json.dumps(str(source / 'index.ts'))};\n"
+        f"export {{ svg }} from {json.dumps(str(source / 'render.ts'))};\n"
+    )
+    _esbuild(esbuild, ["--sourcefile=pegs-rules.js", "--loader=js", f"--outfile={out}"], entry)
+
+
+def bundle_page(esbuild: Path, out_dir: Path) -> None:
+    """Bundle ``js/main.js`` of the playground ``out_dir`` and the modules it imports, but the
+    engine (:data:`BUNDLE`, imported as it is), into :data:`PAGE_BUNDLE`."""
+    main = str(out_dir / "js" / "main.js")
+    engine = "./" + Path(BUNDLE).name
+    _esbuild(esbuild, [main, f"--external:{engine}", f"--outfile={out_dir / PAGE_BUNDLE}"])
+
+
+def _esbuild(esbuild: Path, arguments: list[str], entry: str | None = None) -> None:
+    command = [str(esbuild), "--bundle", "--format=esm", "--minify", "--target=es2022"]
+    command += ["--legal-comments=none", "--log-level=error", *arguments]
+    result = subprocess.run(
+        command, input=entry, capture_output=True, text=True, check=False, timeout=300
+    )
+    if result.returncode != 0:
+        raise BuildError(f"bundling the page's scripts failed:\n{result.stderr}")
+
+
 def build_wheel(root: Path, folder: Path) -> Path:
     """Build the ``pegs_rules`` wheel from the checkout ``root`` into ``folder``."""
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(folder)]
@@ -133,7 +183,7 @@ def build_wheel(root: Path, folder: Path) -> Path:
 def build(
     out_dir: Path,
     *,
-    docs_url: str = DOCS_URL,
+    docs_url: str | None = None,
     wheel: Path | None = None,
     pyodide: Path | None = None,
 ) -> Path:
@@ -144,6 +194,7 @@ def build(
     ``node_modules/pyodide``. ``out_dir`` must be new, empty, or an earlier build.
     """
     root = checkout()
+    esbuild = find_esbuild(root)
     runtime = pyodide if pyodide is not None else find_runtime(root)
     for name in RUNTIME_FILES:
         if not (runtime / name).is_file():
@@ -154,6 +205,10 @@ def build(
         raise BuildError(f"{wheel} is not a pegs_rules wheel")
     _clear(out_dir)
     shutil.copytree(STATIC, out_dir, dirs_exist_ok=True)
+    bundle_engine(root or CHECKOUT, esbuild, out_dir / BUNDLE)
+    bundle_page(esbuild, out_dir)
+    if docs_url is None:
+        write_pages(out_dir)
     (out_dir / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copy2(runtime / name, out_dir / "pyodide" / name)
@@ -162,26 +217,19 @@ def build(
         made = wheel or build_wheel(root or CHECKOUT, Path(scratch))
         shutil.copy2(made, out_dir / "wheels" / made.name)
     loaded = [f"pyodide/{name}" for name in ENGINE_FILES] + [f"wheels/{made.name}"]
-    engine_files = {
-        path: digest
-        for path, digest in digests(out_dir).items()
-        if path.startswith(("pyodide/", "wheels/"))
-    }
-    engine: dict[str, object] = {
-        "wheel": f"wheels/{made.name}",
-        "pyodide": "pyodide/",
-        "download": {path: (out_dir / path).stat().st_size for path in loaded},
-        "engine": _digest(json.dumps(engine_files, sort_keys=True).encode())[:16],
-    }
     page = out_dir / "index.html"
-    page.write_text(first_paint(page.read_text(encoding="utf-8"), engine), encoding="utf-8")
+    page.write_text(first_paint(page.read_text(encoding="utf-8")), encoding="utf-8")
     config: dict[str, object] = {
         "app": "pegs-rules playground",
         "version": __version__,
         "transport": "local",
-        **engine,
+        "hello": hello(),
+        "board_size": BOARD_SIZE,
+        "wheel": f"wheels/{made.name}",
+        "pyodide": "pyodide/",
+        "download": {path: (out_dir / path).stat().st_size for path in loaded},
         "pyodide_version": runtime_version(runtime),
-        "docs": docs_url,
+        "docs": "./" if docs_url is None else docs_url,
     }
     files = digests(out_dir)
     config["build"] = _digest(json.dumps([files, config], sort_keys=True).encode())[:16]
@@ -195,11 +243,11 @@ def build(
     return page
 
 
-def first_paint(page: str, engine: dict[str, object]) -> str:
-    """``index.html`` with the manifest linked, ``engine`` (what ``js/start.js`` needs to
-    start the engine's worker as the page begins to load) written in, and the board of a new
-    game for each of :data:`FIRST_BOARDS` (``js/first.js`` shows the one of the last game's
-    player count)."""
+def first_paint(page: str) -> str:
+    """``index.html`` running :data:`PAGE_BUNDLE` instead of ``js/main.js``, with the manifest
+    linked, the engine and ``config.json`` preloaded (fetched with the page's script, not once
+    it has run), and the board of a new game for each of :data:`FIRST_BOARDS` (``js/first.js``
+    shows the one of the last game's player count)."""
     boards = []
     for players in FIRST_BOARDS:
         drawn = svg(new_game(players, seed=0, dealer=players - 1), size=BOARD_SIZE)
@@ -208,11 +256,15 @@ def first_paint(page: str, engine: dict[str, object]) -> str:
             f'<div class="first-board" data-players="{players}" role="img" '
             f'aria-label="The board of a new {players}-player game">{drawn}</div>'
         )
-    named = json.dumps(engine, sort_keys=True).replace("</", "<\\/")
-    head = (
-        '<link rel="manifest" href="manifest.webmanifest">\n'
-        f'  <script type="application/json" id="engine">{named}</script>'
+    head = "\n  ".join(
+        [
+            '<link rel="manifest" href="manifest.webmanifest">',
+            '<link rel="preload" href="config.json" as="fetch" crossorigin>',
+            f'<link rel="modulepreload" href="{BUNDLE}">',
+        ]
     )
+    script = '<script type="module" src="{}"></script>'
+    page = _fill(page, script.format("js/main.js"), script.format(PAGE_BUNDLE))
     return _fill(
         _fill(page, "<!-- build: head -->", head), "<!-- build: board -->", "".join(boards)
     )

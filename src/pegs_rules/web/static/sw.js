@@ -16,7 +16,7 @@ const SCOPE = new URL(self.registration.scope);
 const PREFIX = `pegs-playground ${SCOPE.pathname} `;
 const CACHE = PREFIX + BUILD;
 const LIST = "__files.json"; // each cache's own FILES, to find unchanged files in it
-const OLD_SNAPSHOTS = "pegs-playground engine"; // where builds before snapshot.js kept the engine's
+const OLD_SNAPSHOTS = "pegs-playground engine"; // where older builds kept Python's snapshots
 
 self.addEventListener("install", (event) => {
   event.waitUntil(fill().then(() => self.skipWaiting()));
@@ -34,15 +34,25 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-/** Delete this site's engine snapshots that older builds kept in Cache Storage (31 MB each;
- * the engine now keeps its snapshot in the private file system), and their cache once empty. */
+/** Delete this site's snapshots of Python started that older builds kept (31 MB each: in Cache
+ * Storage, then in the private file system's folder of the same name); the page now starts
+ * Python only for the hint and the searching bots, and keeps no snapshot. */
 async function dropOldSnapshots() {
-  if (!(await caches.has(OLD_SNAPSHOTS))) return;
-  const old = await caches.open(OLD_SNAPSHOTS);
-  for (const request of await old.keys()) {
-    if (request.url.startsWith(SCOPE.href)) await old.delete(request);
+  if (await caches.has(OLD_SNAPSHOTS)) {
+    const old = await caches.open(OLD_SNAPSHOTS);
+    for (const request of await old.keys()) {
+      if (request.url.startsWith(SCOPE.href)) await old.delete(request);
+    }
+    if ((await old.keys()).length === 0) await caches.delete(OLD_SNAPSHOTS);
   }
-  if ((await old.keys()).length === 0) await caches.delete(OLD_SNAPSHOTS);
+  try {
+    const folder = await (await navigator.storage.getDirectory()).getDirectoryHandle(OLD_SNAPSHOTS);
+    const names = [];
+    for await (const name of folder.keys()) if (name.startsWith(`${encodeURIComponent(SCOPE.href)} `)) names.push(name);
+    for (const name of names) await folder.removeEntry(name);
+  } catch {
+    // no such folder (or no private file system): nothing to delete
+  }
 }
 
 self.addEventListener("fetch", (event) => {

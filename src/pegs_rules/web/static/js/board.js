@@ -9,13 +9,19 @@
 // them to `onChoice` to ask which.
 //
 // Every peg is named for a screen reader ("seat 2's peg, team 0, on hole 40"); the pegs
-// that can move are also buttons in the Tab order. The last move stays marked (where its
-// pegs came from, where they are now, and where a knocked peg was knocked from) until the
-// next board is shown.
+// that can move (then the holes the chosen one can go to) are buttons, one of them in the Tab
+// order at a time: the arrow keys move between them, clockwise around the board from hole 0
+// (→ and ↓) or back (← and ↑). Each can be tapped anywhere within 12 CSS pixels of its
+// centre, whatever the board's size (a tap between two goes to the nearer), so that a finger
+// finds the 6-pixel holes of a phone-sized board. The last move stays marked (where its pegs
+// came from, where they are now, and where a knocked peg was knocked from) until the next
+// board is shown.
 
 import { animateMove } from "./animate.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+const TAP_RADIUS = 12.5; // CSS pixels: a target 24 × 24 at least (WCAG 2.2, 2.5.8), rounding aside
+const ARROWS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 
 /** Where a location is, in words: "hole 40", "home h2", "start". */
 export function placeName(loc) {
@@ -49,15 +55,38 @@ export class Board {
     this.plays = [];
     this.parts = [];
     this.source = null;
-    element.addEventListener("click", (event) => this.activate(event.target));
+    this.firstBoards = [...element.children]; // the new boards of the first paint
+    element.addEventListener("click", (event) => this.activate(this.tapped(event) || event.target));
     element.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
         if (this.activate(event.target)) event.preventDefault();
       } else if (event.key === "Escape" && (this.source || this.parts.length)) {
         event.preventDefault();
         this.back();
+      } else if (event.key in ARROWS && this.step(event.target, ARROWS[event.key])) {
+        event.preventDefault();
       }
     });
+    element.addEventListener("focusin", (event) => {
+      if (event.target.dataset?.pick) this.rove(event.target);
+    });
+    new ResizeObserver(() => this.sizeHits()).observe(element);
+  }
+
+  /** The board of the first paint, with nothing to pick: the screen has no position to show. */
+  placeholder() {
+    this.svg = this.overlay = this.lastMove = this.hits = null;
+    this.plays = [];
+    this.parts = [];
+    this.source = null;
+    this.element.replaceChildren(...this.firstBoards);
+  }
+
+  /** Focus the first peg that can move (or hole it can go to), if any; true if one was. */
+  focusFirst() {
+    const first = this.pickables()[0];
+    first?.focus();
+    return Boolean(first);
   }
 
   /** Show an SVG document; `moves` (a format-1 "moves" list, or null) makes it playable. */
@@ -83,6 +112,10 @@ export class Board {
     this.overlay = document.createElementNS(SVG, "g");
     this.overlay.setAttribute("class", "overlay");
     this.svg.append(this.lastMove, this.overlay);
+    this.hits = document.createElementNS(SVG, "g"); // under the holes and pegs: see tapped()
+    this.hits.setAttribute("class", "hits");
+    this.hits.setAttribute("aria-hidden", "true");
+    this.svg.insertBefore(this.hits, this.svg.querySelector("circle"));
     this.element.replaceChildren(this.svg);
     this.plays = (moves || []).filter((move) => move.action === "play");
     this.parts = [];
@@ -173,7 +206,7 @@ export class Board {
         `It can go to ${goals.map(placeName).join(", ")}. Escape goes back.`,
     );
     this.mark();
-    this.svg.querySelector('[data-pick^="target"]')?.focus();
+    this.pickables().find((element) => element.dataset.pick.startsWith("target"))?.focus();
   }
 
   pickTarget(loc) {
@@ -197,7 +230,7 @@ export class Board {
           "Now choose the peg for the next part" +
           (complete.length ? ", or one of the moves offered." : "."),
       );
-      this.svg.querySelector('[data-pick^="source"]')?.focus();
+      this.focusFirst();
     }
   }
 
@@ -207,7 +240,7 @@ export class Board {
     this.onChoice([], false);
     this.announce(this.parts.length ? "Back to the last part." : "Choice cleared.");
     this.mark();
-    this.svg.querySelector('[data-pick^="source"]')?.focus();
+    this.focusFirst();
   }
 
   /** Destinations (location names) of the chosen source's open steps. */
@@ -235,6 +268,24 @@ export class Board {
       peg.setAttribute("aria-label", peg.dataset.name);
     }
     for (const ring of this.overlay.querySelectorAll(":not(.preview)")) ring.remove();
+    this.markChoice();
+    const order = this.pickables();
+    this.hits.replaceChildren(
+      ...order.map((element) => {
+        const hit = document.createElementNS(SVG, "circle");
+        hit.setAttribute("class", "hit");
+        hit.setAttribute("cx", element.getAttribute("cx"));
+        hit.setAttribute("cy", element.getAttribute("cy"));
+        hit.dataset.r = element.getAttribute("r");
+        return hit;
+      }),
+    );
+    this.sizeHits();
+    if (order.length) this.rove(order[0]);
+  }
+
+  /** Ring the parts chosen so far, and make pickable what can be picked next. */
+  markChoice() {
     this.parts.forEach((part, i) => {
       const peg = this.pegAt(part.seat, part.from);
       const goal = this.pegAt(part.seat, part.to) || this.holeAt(part.seat, part.to);
@@ -267,9 +318,75 @@ export class Board {
 
   pickable(element, kind, seat, loc, label) {
     element.dataset.pick = `${kind}|${seat}|${loc}`;
-    element.setAttribute("tabindex", "0");
+    element.setAttribute("tabindex", "-1");
     element.setAttribute("role", "button");
     element.setAttribute("aria-label", label);
+  }
+
+  // -- keys and taps --------------------------------------------------------------------
+
+  /** What can be picked, clockwise around the board from hole 0 (where seat 0's side begins):
+   * seat by seat, as the holes are numbered. */
+  pickables() {
+    if (!this.svg) return [];
+    const track = [...this.svg.querySelectorAll("circle.hole.track")];
+    const holes = track.map(centre);
+    const [cx, cy] = holes.reduce(([x, y], [hx, hy]) => [x + hx / holes.length, y + hy / holes.length], [0, 0]);
+    const turn = ([x, y]) => Math.atan2(cx - x, y - cy); // growing clockwise on screen
+    const zero = turn(centre(track.find((hole) => hole.dataset.loc === "0")));
+    const angle = (element) => {
+      const [x, y] = centre(element);
+      const from = (turn([x, y]) - zero + 4 * Math.PI + 1e-6) % (2 * Math.PI); // hole 0 first
+      return [from, Math.hypot(x - cx, y - cy)];
+    };
+    const placed = [...this.svg.querySelectorAll("[data-pick]")].map((element) => [angle(element), element]);
+    placed.sort(([a], [b]) => a[0] - b[0] || a[1] - b[1]);
+    return placed.map(([, element]) => element);
+  }
+
+  /** Make `element` the one pickable in the Tab order (a roving tab stop). */
+  rove(element) {
+    for (const other of this.svg.querySelectorAll("[data-pick]")) other.setAttribute("tabindex", "-1");
+    element.setAttribute("tabindex", "0");
+  }
+
+  /** Move the focus from `from` to the next pickable (`by` 1) or the one before (-1). */
+  step(from, by) {
+    const order = this.pickables();
+    const at = order.indexOf(from.closest?.("[data-pick]"));
+    if (!order.length || at < 0) return false;
+    order[(at + by + order.length) % order.length].focus();
+    return true;
+  }
+
+  /** The pickable nearest a click or tap, if one is within its reach (see TAP_RADIUS): the
+   * board hears every click on it, whatever was drawn where the finger landed. The tap areas
+   * (circle.hit, under the holes and pegs) only show where a click counts. */
+  tapped(event) {
+    const matrix = this.svg?.getScreenCTM();
+    if (!matrix || (!event.clientX && !event.clientY)) return null;
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    let best = null;
+    for (const element of this.svg.querySelectorAll("[data-pick]")) {
+      const [x, y] = centre(element);
+      const away = Math.hypot(point.x - x, point.y - y);
+      if (away <= this.reach(Number(element.getAttribute("r"))) && (!best || away < best.away)) {
+        best = { element, away };
+      }
+    }
+    return best?.element ?? null;
+  }
+
+  /** How far from its centre (in the board's units) a pickable of radius `r` can be tapped:
+   * TAP_RADIUS on the screen, or more for a large one. */
+  reach(r) {
+    const scale = this.svg.getBoundingClientRect().width / this.svg.viewBox.baseVal.width;
+    return scale > 0 ? Math.max(r, TAP_RADIUS / scale) : r;
+  }
+
+  /** Size the tap areas for the board's size on screen. */
+  sizeHits() {
+    for (const hit of this.hits?.children || []) hit.setAttribute("r", this.reach(Number(hit.dataset.r)));
   }
 
   ring(element, kind, badge = "", into = this.overlay) {
@@ -315,4 +432,8 @@ export class Board {
     const owner = loc === "s" || loc.startsWith("h") ? `[data-seat="${seat}"]` : "";
     return this.svg.querySelector(`circle.hole${owner}[data-loc="${loc}"]`);
   }
+}
+
+function centre(element) {
+  return [Number(element.getAttribute("cx")), Number(element.getAttribute("cy"))];
 }

@@ -176,12 +176,25 @@ export function clearEvents() {
   $("#events").replaceChildren();
 }
 
-/** A message for the person: errors in an alert region, hints in the polite one. */
+/** A message for the person (an alert region: read out when it appears), brought into view. */
 export function say(text, level = "error") {
   const box = $("#message");
   box.textContent = text;
   box.className = `message ${level}`;
   box.hidden = !text;
+  if (text) reveal(box, { focus: false });
+}
+
+/**
+ * Bring an answer the person asked for into view (scrolling as little as shows it) and, with
+ * `focus`, move the keyboard's focus to it, so that a screen reader reads it and Tab goes on
+ * from there.
+ */
+export function reveal(element, { focus = true } = {}) {
+  element.scrollIntoView({ block: "nearest" });
+  if (!focus) return;
+  if (!element.hasAttribute("tabindex")) element.tabIndex = -1;
+  element.focus({ preventScroll: true });
 }
 
 /** Say what the board is waiting for, under the board (a polite live region). */

@@ -2,7 +2,18 @@
 // person's moves. Updates are shown one after another, each once the one before has finished
 // moving; the transport hears when one is shown (a local engine paces its bots from there).
 
-import { announce, busy, clearEvents, logEvents, say, sayRefusal, showHands, showMoves, showStatus } from "./controls.js";
+import {
+  announce,
+  busy,
+  clearEvents,
+  logEvents,
+  reveal,
+  say,
+  sayRefusal,
+  showHands,
+  showMoves,
+  showStatus,
+} from "./controls.js";
 import { hideHint, showHint, thinking } from "./hint.js";
 import { SPEEDS, moveSpeed } from "./prefs.js";
 import { hideSummary, showSummary } from "./summary.js";
@@ -92,7 +103,21 @@ export class Game {
     $("#move-input").disabled = !moves;
     $("#move-submit").disabled = !moves;
     $("#hint-button").disabled = !moves;
+    if (moves && this.waitingForFocus()) this.board.focusFirst();
     if (update.next === "over") await this.finish(update);
+  }
+
+  /** True when the keyboard's focus is nowhere in particular (the page, the board, a control
+   * that went away): the person's turn then puts it on the first peg that can move. */
+  waitingForFocus() {
+    const focused = document.activeElement;
+    return (
+      !focused ||
+      focused === document.body ||
+      this.board.element.contains(focused) ||
+      !focused.isConnected ||
+      focused.checkVisibility?.() === false
+    );
   }
 
   showLastMove(update, before) {
@@ -106,7 +131,9 @@ export class Game {
   waitingFor(update) {
     const { turn, winner } = update.public;
     if (update.next === "over") return `The game is over: team ${winner} wins.`;
-    if (update.moves) return `Seat ${update.seat}, your move: pick a highlighted peg, a move below, or type one.`;
+    if (update.moves) {
+      return `Seat ${update.seat}, your move: pick a ringed peg (the arrow keys go from one to the next), a move below, or type one.`;
+    }
     return `Seat ${turn} (${update.seats[turn]}) is to act…`;
   }
 
@@ -128,7 +155,9 @@ export class Game {
       const winners = Array.from({ length: players }, (_, seat) => seat).filter((seat) => seat % 2 === winner);
       summary = { winner, winners, turns: ply, players, preset, seats: [] };
     }
-    if (this.active) showSummary(summary, { kinds: update.seats, actions });
+    if (!this.active) return;
+    showSummary(summary, { kinds: update.seats, actions });
+    reveal($("#summary"));
   }
 
   addHistory(ply, notation) {
@@ -166,7 +195,7 @@ export class Game {
   async hint() {
     const update = this.update;
     if (!update?.moves) return;
-    thinking();
+    thinking(this.transport.pythonLoading);
     const answer = await busy(this.transport.hint("game"));
     if (this.update !== update) return; // the game moved on meanwhile
     if (!answer.ok) {

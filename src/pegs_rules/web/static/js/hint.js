@@ -1,6 +1,8 @@
 // "What would a strong player do?": the engine's search bot plays the seat to act, seeing
 // only that seat's cards, and the page shows its move on the board and in words.
 
+import { reveal } from "./controls.js";
+
 const $ = (selector) => document.querySelector(selector);
 
 /**
@@ -20,6 +22,7 @@ export function showHint(hint, extra = null) {
   what.className = "facts";
   what.textContent = hint.events.events.map((event) => event.text).join("; ");
   box.replaceChildren(head, what, ...(extra ? [extra] : []));
+  reveal(box);
 }
 
 export function hideHint() {
@@ -29,9 +32,11 @@ export function hideHint() {
   delete box.dataset.hint;
 }
 
-/** Say that a hint is on its way (the search takes a moment). */
-export function thinking() {
+/** Say that a hint is on its way (the search takes a moment; the first, Python's loading,
+ * which the header follows). */
+export function thinking(loading = false) {
   const box = $("#hint");
   box.hidden = false;
-  box.textContent = "Thinking…";
+  box.textContent = loading ? "Loading Python for the search (once a visit: see the top of the page), then thinking…" : "Thinking…";
+  reveal(box, { focus: false });
 }

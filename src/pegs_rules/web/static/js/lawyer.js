@@ -3,7 +3,7 @@
 // The verdict names the ruling and links to its page; a legal move can be stepped
 // through event by event, with the board before, during and after it.
 
-import { busy, rulingLink, say, showHands, showMoves, showStatus } from "./controls.js";
+import { busy, reveal, rulingLink, say, showHands, showMoves, showStatus } from "./controls.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -82,6 +82,12 @@ export class Lawyer {
     this.showPosition();
   }
 
+  /** Study nothing (the record viewer has no record to show): nothing is left to ask about. */
+  forget() {
+    this.study = null;
+    this.clearVerdict();
+  }
+
   tooLong(length) {
     return (
       `That text is ${length.toLocaleString("en")} characters long; a position is at most ` +
@@ -131,6 +137,7 @@ export class Lawyer {
     say("");
     this.showVerdict(answer);
     this.showFrames(answer.frames, answer.events ? answer.events.events : []);
+    reveal($("#verdict"));
   }
 
   /** Boards to step through ({ caption, events, svg }), with the events they show. */
@@ -148,6 +155,7 @@ export class Lawyer {
     box.dataset.rule = rule ?? "";
     const head = document.createElement("p");
     head.className = "verdict-head";
+    head.id = "verdict-head";
     head.textContent = `${answer.move ?? "That move"}: ${legal ? "legal" : "illegal"}`;
     const why = document.createElement("p");
     why.textContent = reason;

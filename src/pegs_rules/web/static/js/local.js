@@ -1,31 +1,41 @@
-// The local transport: the rules engine in this page, in a Web Worker (worker.js).
+// The local transport: the rules engine in this page. Games, legal moves, verdicts, the record
+// viewer and the boards run on the TypeScript engine (pegs-rules.js, which `pegs web build`
+// bundles from the package pegs-rules and its drawing, pegs-rules/render), at once. What only
+// the Python library has, the hint and the searching bots, runs in Python for WebAssembly
+// (python.js), loaded in the background the first time one of them is needed.
 // See transport.js for the interface.
 
+import { Python } from "./python.js";
 import { Listeners } from "./transport.js";
+
+/** Ply events that happen before the pegs move (the card), for a move's boards. */
+const CARD_EVENTS = ["card_played", "card_discarded", "passed"];
+
+/** The TypeScript engine, once connect() has loaded it (the page's buttons work meanwhile:
+ * what they ask for waits for it). */
+let pegs = null;
 
 export class LocalTransport {
   /**
-   * @param {{ engine: { worker: Worker, early: object[] } | null, botDelay?: number }} options
-   *   engine: the worker start.js started as the page began to load, with the messages it
-   *   sent before this transport listened (null: the page names no engine);
-   *   botDelay: milliseconds between two bot moves (so a person can follow them).
+   * @param {{ hello: object, board_size: number, wheel: string, pyodide: string,
+   *           download: object, botDelay?: number }} config  the page's config.json
+   *   (`pegs web build` writes it): what the set-up form offers, the boards' width, and
+   *   Python's files; botDelay: milliseconds between two bot moves (so a person can follow).
    */
-  constructor({ engine, botDelay = 400 }) {
-    if (!engine) throw new Error("this page names no rules engine: rebuild it with pegs web build");
+  constructor(config) {
+    if (!config.hello) throw new Error("this page's config.json names no engine: rebuild it with pegs web build");
     this.kind = "local";
     this.can = { setup: true, study: true, replay: true, hint: true };
     this.updates = new Listeners();
     this.notices = new Listeners();
-    this.pending = new Map();
-    this.nextId = 1;
-    this.stopped = null; // why the engine stopped, once it has
-    this.worker = engine.worker;
-    this.early = engine.early;
-    this.botDelay = botDelay;
-  }
-
-  set botDelay(ms) {
-    this.worker.postMessage({ pace: ms });
+    this.hello = config.hello;
+    this.size = config.board_size;
+    this.python = new Python(config, (notice) => this.notices.emit(notice));
+    this.botDelay = config.botDelay ?? 400;
+    this.game = null; // { start, state, seats, bots, moves, viewer, next }
+    this.studied = null;
+    this.replay = null; // { record, positions, events, stop }
+    this.botTimer = null;
   }
 
   onUpdate(listener) {
@@ -36,97 +46,520 @@ export class LocalTransport {
     this.notices.add(listener);
   }
 
-  /** Listen to the engine from here on (after what it said meanwhile), and say hello. */
-  connect() {
-    this.worker.onmessage = ({ data }) => this.receive(data);
-    this.worker.onerror = (event) => {
-      event.preventDefault();
-      this.fail(`The engine stopped: ${event.message || "the worker failed to load"}`);
-    };
-    for (const { data, failed } of this.early.splice(0)) {
-      if (failed) this.fail(`The engine stopped: ${failed}`);
-      else this.receive(data);
-    }
-    return this.request({ op: "hello" });
+  /** The engine is this page's own module (index.html preloads it with the page). */
+  async connect() {
+    pegs = await import("./pegs-rules.js");
+    return this.hello;
   }
 
-  start(setup) {
-    return this.request({ op: "new_game", ...setup });
-  }
+  // -- playing a game -----------------------------------------------------------------------
 
-  play(text) {
-    return this.request({ op: "play", move: text });
-  }
-
-  leave() {
-    return this.request({ op: "leave" });
-  }
-
-  record() {
-    return this.request({ op: "record" });
-  }
-
-  study(text) {
-    return this.request({ op: "study", position: text });
-  }
-
-  explain(text) {
-    return this.request({ op: "explain", move: text });
-  }
-
-  openRecord(text) {
-    return this.request({ op: "open_record", record: text });
-  }
-
-  replayPly(ply) {
-    return this.request({ op: "replay_ply", ply });
-  }
-
-  hint(on) {
-    return this.request({ op: "hint", on });
-  }
-
-  summary() {
-    return this.request({ op: "summary" });
-  }
-
-  /** The page has shown the last update: the next bot moves after the pause. */
-  shown() {
-    this.worker.postMessage({ shown: true });
-  }
-
-  close() {
-    this.worker.terminate();
-  }
-
-  request(request) {
-    if (this.stopped) return Promise.reject(new Error(this.stopped));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, request });
+  async start(setup) {
+    this.stopBots();
+    return answer(async () => {
+      const game = newGame(setup, this.hello);
+      this.game = game;
+      if (Object.values(game.bots).includes("python")) {
+        // Python starts in the background; its bots are made as this game's
+        game.python = this.python.ask({ op: "bots", seed: Number(game.start.seed), seats: game.seats });
+      }
+      this.emit(this.update([]));
+      return { type: "started" };
     });
   }
 
-  receive(data) {
-    if (data.notice) {
-      if (data.notice.fatal) this.fail(data.notice.text);
-      else this.notices.emit(data.notice);
-      return;
-    }
-    const answer = data.answer || data.push;
-    if (answer.ok && answer.type === "update") this.updates.emit(answer);
-    const waiting = this.pending.get(data.id);
-    if (waiting) {
-      this.pending.delete(data.id);
-      waiting.resolve(answer);
-    }
+  async play(text) {
+    return answer(async () => {
+      const game = this.playing();
+      const state = game.state;
+      if (state.winner !== null) refuse("request", `the game is over: team ${state.winner} has won`);
+      if (!human(game, state.turn)) refuse("request", `seat ${state.turn} (${game.seats[state.turn]}) is to act`);
+      this.stopBots();
+      return this.emit(this.make(game, parse(state, text)));
+    });
   }
 
-  fail(text) {
-    this.stopped = text;
-    this.notices.emit({ level: "error", text, fatal: true });
-    for (const { reject } of this.pending.values()) reject(new Error(text));
-    this.pending.clear();
+  leave() {
+    this.stopBots();
+    this.game = null;
+    return Promise.resolve({ ok: true, type: "left" });
   }
+
+  record() {
+    return answer(async () => {
+      const game = this.playing();
+      return doc(pegs.recordOf(game.start, game.moves));
+    });
+  }
+
+  summary() {
+    return answer(async () => {
+      const game = this.playing();
+      return { ...summary(replayed(pegs.recordOf(game.start, game.moves))), kinds: [...game.seats] };
+    });
+  }
+
+  /** The page has shown the last update: a bot to act moves after the pause. */
+  shown() {
+    this.stopBots();
+    const game = this.game;
+    if (!game || game.next !== "bot") return;
+    this.botTimer = setTimeout(() => this.advance(game), this.botDelay);
+  }
+
+  stopBots() {
+    clearTimeout(this.botTimer);
+    this.botTimer = null;
+  }
+
+  async advance(game) {
+    const state = game.state;
+    const seat = state.turn;
+    const started = performance.now();
+    let move;
+    let thought;
+    if (game.bots[seat] === "python") {
+      const made = await game.python;
+      const chosen = made.ok ? await this.python.ask({ op: "decide", seat, state: pegs.toJson(state) }) : made;
+      if (!chosen.ok) {
+        if (this.game === game) this.notices.emit({ level: "error", text: `Seat ${seat}'s bot cannot move: ${chosen.error}` });
+        return;
+      }
+      move = pegs.parseNotation(chosen.move);
+      thought = chosen.thought_ms;
+    } else {
+      move = pegs.decide(game.bots[seat], state);
+      thought = Math.round((performance.now() - started) * 10) / 10;
+    }
+    if (this.game !== game || game.state !== state) return; // the game changed meanwhile
+    this.emit({ ...this.make(game, move), thought_ms: thought });
+  }
+
+  make(game, move) {
+    const [after, events] = pegs.applyWithEvents(game.state, move);
+    game.state = after;
+    game.moves.push(move);
+    game.viewer = nextViewer(game, game.viewer);
+    return { ...this.update(events), last_move: pegs.moveText(move) };
+  }
+
+  playing() {
+    if (this.game === null) refuse("request", "no game has been started");
+    return this.game;
+  }
+
+  /** What the seat watching sees now: an "update" answer. */
+  update(events) {
+    const game = this.playing();
+    const { state, viewer: seat } = game;
+    game.next = state.winner !== null ? "over" : human(game, state.turn) ? "human" : "bot";
+    const toAct = game.next === "human" && state.turn === seat;
+    return {
+      ok: true,
+      type: "update",
+      seat,
+      seats: [...game.seats],
+      view: doc(pegs.view(state, seat)),
+      public: publicOf(state),
+      moves: toAct ? JSON.parse(pegs.movesToJson(pegs.legalMoves(state))) : null,
+      events: JSON.parse(pegs.eventsToJson(events, seat)),
+      svg: this.draw(state),
+      next: game.next,
+      last_move: null,
+      thought_ms: null,
+    };
+  }
+
+  emit(update) {
+    this.updates.emit(update);
+    return update;
+  }
+
+  // -- studying a position ------------------------------------------------------------------
+
+  study(text) {
+    return answer(async () => {
+      let state;
+      try {
+        state = text.trimStart().startsWith("{") ? pegs.fromJson(text, "state") : pegs.parsePosition(text);
+      } catch (error) {
+        if (error instanceof pegs.PegsError) refuse("position", error.message);
+        throw error;
+      }
+      return this.studying(state);
+    });
+  }
+
+  /** Make `state` the studied position: a "study" answer, every hand shown. */
+  studying(state) {
+    this.studied = state;
+    return {
+      type: "study",
+      position: pegs.positionText(state),
+      public: publicOf(state),
+      hands: state.hands.map((hand) => hand.map(pegs.cardSymbol)),
+      moves: JSON.parse(pegs.movesToJson(pegs.legalMoves(state))),
+      svg: this.draw(state),
+    };
+  }
+
+  explain(text) {
+    return answer(async () => {
+      const state = this.studied;
+      if (state === null) refuse("request", "no position is being studied");
+      let move;
+      try {
+        move = parse(state, text);
+      } catch (refusal) {
+        if (refusal.kind !== "illegal") throw refusal;
+        return this.ruling(state, refusal.extra.move, refusal.extra.verdict);
+      }
+      const written = pegs.moveText(move);
+      const verdict = explanation(true, null, `${written} is a legal move for seat ${state.turn}`);
+      const [after, events] = pegs.applyWithEvents(state, move);
+      return {
+        ...this.ruling(state, written, verdict),
+        events: JSON.parse(pegs.eventsToJson(events, null)),
+        frames: this.frames(state, move, after, events),
+      };
+    });
+  }
+
+  /** A "ruling" answer: the verdict, and the board with the move drawn if it can be. */
+  ruling(state, move, verdict) {
+    let drawn;
+    try {
+      drawn = this.draw(state, move === null ? null : pegs.parseNotation(move));
+    } catch (error) {
+      if (!(error instanceof pegs.PegsError)) throw error;
+      drawn = this.draw(state); // a move that cannot be drawn on this board: the board alone
+    }
+    return {
+      type: "ruling",
+      move,
+      verdict,
+      summary: verdict.rule ? (pegs.RULINGS.get(verdict.rule) ?? null) : null,
+      events: null,
+      frames: [{ caption: "the move", events: [], svg: drawn }],
+    };
+  }
+
+  /** Boards to step through a move: before it (with its arrows), after each peg's movement
+   * (with that step's arrow, or the holes a knocked peg left and reached ringed) and after the
+   * whole turn. Each frame lists the indices of the events it shows. */
+  frames(state, move, after, events) {
+    const before = { caption: "before", events: [], svg: this.draw(state, move) };
+    const closing = { caption: "after", events: [], svg: this.draw(after) };
+    const out = [before];
+    const pegsNow = state.pegs.map((locations) => [...locations]);
+    events.forEach((event, index) => {
+      if ((event.event === "peg_moved" || event.event === "peg_displaced") && move.action === "play") {
+        const held = pegsNow[event.seat];
+        held.splice(held.indexOf(event.from), 1);
+        held.push(event.to);
+        const shown = { ...state, pegs: pegsNow.map((locations) => [...locations].sort((a, b) => a - b)) };
+        const drawn =
+          event.event === "peg_moved"
+            ? this.draw(shown, pegs.play(move.card, pegs.step(event.seat, event.from, event.to)))
+            : this.draw(shown, null, [event.from, event.to].filter(pegs.isTrack));
+        out.push({ caption: pegs.eventText(event), events: [index], svg: drawn });
+      } else if (CARD_EVENTS.includes(event.event)) {
+        before.events.push(index);
+      } else {
+        closing.events.push(index);
+      }
+    });
+    return [...out, closing];
+  }
+
+  // -- a record, ply by ply -----------------------------------------------------------------
+
+  openRecord(text) {
+    return answer(async () => {
+      let record;
+      try {
+        record = pegs.fromJson(text, "record");
+      } catch (error) {
+        if (error instanceof pegs.PegsError) refuse("record", `this is not a game record: ${error.message}`);
+        throw error;
+      }
+      const game = replayed(record);
+      this.replay = game;
+      let stopped = null;
+      if (game.stop) {
+        const { turn, move, rule, reason } = game.stop;
+        stopped = { turn, move, verdict: explanation(false, rule, reason), summary: pegs.RULINGS.get(rule) ?? null };
+      }
+      const last = game.positions[game.positions.length - 1];
+      return {
+        type: "replay",
+        players: record.players,
+        preset: record.rules.name,
+        seed: Number(record.seed),
+        moves: [...record.moves],
+        end: game.positions.length - 1,
+        stopped,
+        summary: last.winner !== null ? summary(game) : null,
+      };
+    });
+  }
+
+  replayPly(ply) {
+    return answer(async () => {
+      const game = this.replay;
+      if (game === null) refuse("request", "no record has been opened");
+      const end = game.positions.length - 1;
+      if (!(Number.isInteger(ply) && ply >= 0 && ply <= end)) refuse("request", `ply: a whole number from 0 to ${end}`);
+      const moves = game.record.moves;
+      return {
+        type: "ply",
+        ply,
+        end,
+        move: ply ? moves[ply - 1] : null,
+        seat: ply ? game.positions[ply - 1].turn : null,
+        events: JSON.parse(pegs.eventsToJson(ply ? game.events[ply - 1] : [], null)),
+        next_move: ply < moves.length ? moves[ply] : null,
+        study: this.studying(game.positions[ply]),
+      };
+    });
+  }
+
+  // -- a hint -------------------------------------------------------------------------------
+
+  /** Whether asking Python now means waiting for it to load first. */
+  get pythonLoading() {
+    return !this.python.ready;
+  }
+
+  /** What the hint bot (Python's) plays for the seat to act, in the game or the studied position. */
+  hint(on) {
+    return answer(async () => {
+      let state;
+      let shownTo;
+      if (on === "game") {
+        const game = this.playing();
+        state = game.state;
+        shownTo = "public";
+        if (state.winner === null && !human(game, state.turn)) refuse("request", `seat ${state.turn} is a bot: a hint is for a person`);
+      } else if (on === "study") {
+        if (this.studied === null) refuse("request", "no position is being studied");
+        state = this.studied;
+        shownTo = null;
+      } else {
+        refuse("request", 'on: "game" or "study"');
+      }
+      if (state.winner !== null) refuse("request", "the game is over: there is no move to suggest");
+      const chosen = await this.python.ask({ op: "hint", state: pegs.toJson(state) });
+      if (!chosen.ok) return chosen;
+      const move = pegs.parseNotation(chosen.move);
+      const [after, events] = pegs.applyWithEvents(state, move);
+      return {
+        type: "hint",
+        seat: state.turn,
+        bot: chosen.bot,
+        move: pegs.moveText(move),
+        events: JSON.parse(pegs.eventsToJson(events, shownTo)),
+        frames: this.frames(state, move, after, events),
+      };
+    });
+  }
+
+  close() {
+    this.stopBots();
+    this.python.close();
+  }
+
+  draw(state, move = null, highlight = []) {
+    return pegs.svg(state, move, { size: this.size, highlight });
+  }
+}
+
+/** A request the engine cannot meet: becomes an { ok: false } answer. */
+class Refused extends Error {
+  constructor(kind, message, extra = {}) {
+    super(message);
+    this.kind = kind;
+    this.extra = extra;
+  }
+}
+
+function refuse(kind, message, extra) {
+  throw new Refused(kind, message, extra);
+}
+
+/** The answer `work` gives, { ok: true, ... }; a refusal { ok: false, kind, error }; a bug in
+ * the engine kind "internal", so that the page says so rather than stop. */
+async function answer(work) {
+  try {
+    const result = await work();
+    return result.ok === false ? result : { ok: true, ...result };
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, kind: error.kind, error: error.message, ...error.extra };
+    return { ok: false, kind: "internal", error: `${error.name}: ${error.message}` };
+  }
+}
+
+/** A format-1 document as the page reads it (plain JSON: a seed is a number). */
+function doc(value) {
+  return JSON.parse(pegs.toJson(value));
+}
+
+function explanation(legal, rule, reason) {
+  return doc({ legal, rule, reason });
+}
+
+/** A new game from the set-up form's `setup` (see transport.js); bots are the TypeScript
+ * engine's where it has them (choosing as Python's of the same name and seed do), else
+ * "python": the searching bots. */
+function newGame(setup, hello) {
+  const players = setup.players ?? 4;
+  const seed = setup.seed ?? crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000_000;
+  const switches = setup.rules ?? {};
+  if (!Number.isInteger(players) || !Number.isInteger(seed) || typeof switches !== "object") {
+    refuse("setup", "players and seed are whole numbers, rules an object");
+  }
+  const { seats } = setup;
+  if (!Array.isArray(seats) || !seats.every((seat) => typeof seat === "string")) {
+    refuse("setup", "seats is a list of names: human, random, greedy, mcts...");
+  }
+  let rules;
+  try {
+    rules = pegs.findPreset(String(setup.preset ?? "arizona"));
+    for (const [name, value] of Object.entries(switches)) rules = pegs.withRule(rules, String(name), String(value));
+  } catch (error) {
+    if (error instanceof pegs.PegsError) refuse("setup", error.message);
+    throw error;
+  }
+  const counts = rules.playerCounts;
+  if (!counts.includes(players)) refuse("setup", `${players} players: choose ${counts.slice(0, -1).join(", ")} or ${counts.at(-1)}`);
+  if (seats.length !== players) refuse("setup", `name one seat kind per player: ${players}, not ${seats.length}`);
+  const bots = {};
+  seats.forEach((name, seat) => {
+    if (name === "human") return;
+    try {
+      bots[seat] = pegs.makeBot(name, seed * 100 + seat);
+    } catch {
+      const known = hello.bots.includes(name.split(":")[0]);
+      if (!known) refuse("setup", `seat ${seat}: unknown bot ${JSON.stringify(name)}; known: ${hello.bots.join(", ")}`);
+      bots[seat] = "python"; // Python checks its budget (the bridge's MAX_THINKING)
+    }
+  });
+  const start = pegs.newGame(players, { seed, rules });
+  const game = { start, state: start, seats: [...seats], bots, moves: [], viewer: 0, next: null, python: null };
+  const humans = seats.map((_, seat) => seat).filter((seat) => human(game, seat));
+  game.viewer = nextViewer(game, humans.length ? humans[0] : start.turn);
+  return game;
+}
+
+function human(game, seat) {
+  return game.seats[seat] === "human";
+}
+
+/** Whose eyes the page shows: the person to act, else whoever it showed before; with no
+ * person at the table, the bot to act (the page looks over each bot's shoulder). */
+function nextViewer(game, current) {
+  const turn = game.state.turn;
+  if (human(game, turn) || !game.seats.some((_, seat) => human(game, seat))) return turn;
+  return current;
+}
+
+/** The legal move `text` names (shorthands allowed); a refusal says why there is none. */
+function parse(state, text) {
+  try {
+    return pegs.parseMove(state, text);
+  } catch (error) {
+    if (error instanceof pegs.AmbiguousMoveError) refuse("ambiguous", error.message, { candidates: [...error.candidates] });
+    if (error instanceof pegs.IllegalMoveError) {
+      const verdict = explanation(false, error.rule, error.reason);
+      refuse("illegal", error.message, { verdict, move: written(text) });
+    }
+    if (error instanceof pegs.NotationError) refuse("notation", error.message);
+    throw error;
+  }
+}
+
+/** `text` in canonical notation, if it is written out in full; else null. */
+function written(text) {
+  try {
+    return pegs.moveText(pegs.parseNotation(text));
+  } catch {
+    return null;
+  }
+}
+
+/** What every seat sees of `state`, for the page's status line. */
+function publicOf(state) {
+  const players = state.pegs.length;
+  return {
+    players,
+    preset: state.rules.name,
+    ply: state.ply,
+    turn: state.turn,
+    team: pegs.teamOf(state.turn),
+    dealer: state.dealer,
+    winner: state.winner,
+    hand_sizes: state.hands.map((hand) => hand.length),
+    draw_pile_size: state.drawPile.length,
+    discard_top: state.discardPile.length ? pegs.cardSymbol(state.discardPile.at(-1)) : null,
+  };
+}
+
+/** Every position of `record` up to its first illegal move, each move's events, and that
+ * move (`stop`: its turn counted from 1, its notation and the ruling that forbids it). */
+function replayed(record) {
+  let state = pegs.recordStart(record);
+  const positions = [state];
+  const events = [];
+  let stop = null;
+  for (const [index, text] of record.moves.entries()) {
+    let done;
+    try {
+      [state, done] = pegs.applyWithEvents(state, pegs.parseNotation(text));
+    } catch (error) {
+      if (!(error instanceof pegs.IllegalMoveError)) throw error;
+      stop = { turn: index + 1, move: text, rule: error.rule, reason: error.reason };
+      break;
+    }
+    positions.push(state);
+    events.push(done);
+  }
+  return { record, positions, events, stop };
+}
+
+/** The end-of-game summary: winner, turns, and per seat the cards it played, discarded or
+ * passed with, its pegs knocked back, the pegs it knocked and its pegs home at the end. */
+function summary({ positions, events }) {
+  const last = positions[positions.length - 1];
+  const seats = last.pegs.map((locations, seat) => ({
+    seat,
+    team: pegs.teamOf(seat),
+    played: 0,
+    discarded: 0,
+    passed: 0,
+    knocked_back: 0,
+    knocked: 0,
+    home: locations.filter(pegs.isHome).length,
+  }));
+  events.forEach((done, index) => {
+    const mover = seats[positions[index].turn];
+    for (const event of done) {
+      if (event.event === "card_played") mover.played += 1;
+      else if (event.event === "card_discarded") mover.discarded += 1;
+      else if (event.event === "passed") mover.passed += 1;
+      else if (event.event === "peg_displaced") {
+        seats[event.seat].knocked_back += 1;
+        mover.knocked += 1;
+      }
+    }
+  });
+  const players = last.pegs.length;
+  return {
+    type: "summary",
+    players,
+    preset: last.rules.name,
+    turns: last.ply,
+    winner: last.winner,
+    winners: seats.filter(({ team }) => team === last.winner).map(({ seat }) => seat),
+    seats,
+  };
 }

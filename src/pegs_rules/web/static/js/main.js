@@ -14,13 +14,17 @@
 import { Board } from "./board.js";
 import { announce, busy, say, showChoice } from "./controls.js";
 import { Game } from "./game.js";
+import { hideHint } from "./hint.js";
 import { EXAMPLE, Lawyer } from "./lawyer.js";
+import { EngineStatus } from "./loading.js";
 import { describeSetup, moveSpeed, reducedMotion, saveMoveSpeed, saveSetup, savedSetup } from "./prefs.js";
 import { Setup } from "./setup.js";
 import { createTransport } from "./transport.js";
 import { Viewer } from "./viewer.js";
 
 const $ = (selector) => document.querySelector(selector);
+
+const status = new EngineStatus();
 
 async function loadConfig() {
   try {
@@ -32,29 +36,13 @@ async function loadConfig() {
   return {};
 }
 
-function engineStatus(text, level = "info") {
-  const box = $("#engine-status");
-  box.textContent = text;
-  box.className = `engine-status ${level}`;
-}
-
-function showProgress({ loaded, total }) {
-  const bar = $("#engine-progress");
-  bar.max = total;
-  bar.value = loaded;
-  const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
-  engineStatus(`Loading the rules engine: ${megabytes(loaded)} of ${megabytes(total)} MB`);
-}
-
-/** Show one screen: "home", "setup", "game", "study" or "replay". Elements with
- * data-screens="a b" are shown on those screens only. */
+/** Show one screen: "home", "setup", "game", "study" or "replay" (<body data-screen>).
+ * Elements with data-screens="a b" are shown on those screens only (style.css), from the
+ * first paint on. */
 function showScreen(screen) {
   document.body.dataset.screen = screen;
   $("#setup").hidden = screen !== "setup";
   $("#table").hidden = screen === "setup";
-  for (const element of document.querySelectorAll("[data-screens]")) {
-    element.classList.toggle("off", !element.dataset.screens.split(" ").includes(screen));
-  }
   for (const button of document.querySelectorAll("[data-screen-button]")) {
     button.setAttribute("aria-pressed", String(button.dataset.screenButton === screen));
   }
@@ -84,17 +72,17 @@ function setupFromUrl(params) {
   };
 }
 
-/** The service worker (sw.js) caches the site for a fast, offline second visit. When a new
- * build takes over, a page still on its home screen reloads into it; one in use says so.
- * Returns what registers it, to be called once the engine is ready: on a first visit its
- * downloads then wait for the engine's own. */
+/** The service worker (sw.js) caches the site (Python's files too) for a fast, offline second
+ * visit. When a new build takes over, a page still on its home screen reloads into it; one in
+ * use says so. Returns what registers it, to be called once the first screen is shown: on a
+ * first visit its downloads then wait for what that screen needs. */
 function serviceWorker(idle) {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return () => {};
   const updating = Boolean(navigator.serviceWorker.controller);
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     if (!updating) return; // the first install: this page is already the build it caches
     if (idle()) location.reload();
-    else engineStatus("A new version of the playground is ready: reload the page to use it.");
+    else status.notice({ text: "A new version of the playground is ready: reload the page to use it." });
   });
   return () =>
     navigator.serviceWorker.register("sw.js").catch(() => {
@@ -104,7 +92,7 @@ function serviceWorker(idle) {
 
 async function main() {
   if (location.protocol === "file:") {
-    engineStatus("This page must be served over HTTP: python -m http.server -d <this folder>", "error");
+    status.error("This page must be served over HTTP: python -m http.server -d <this folder>");
     return;
   }
   const config = await loadConfig();
@@ -116,16 +104,15 @@ async function main() {
   let screen = "home";
   let started = false; // anything asked for beyond the home screen
   const cacheSite = kind === "local" ? serviceWorker(() => !started && screen === "home") : () => {};
-  const transport = await createTransport(kind, { ...config, engine: window.pegsEngine }); // start.js
+  const transport = await createTransport(kind, config);
   if (transport.kind === "remote") {
     // a game on a server, opened from its join or spectator link
     $("header .subtitle").textContent = "online game";
     document.title = "Pegs and Jokers online game";
   }
-  transport.onNotice(({ level, text, fatal, progress }) => {
-    if (progress) showProgress(progress);
-    else engineStatus(fatal ? `${text} Reload the page to try again.` : text, level);
-    if (fatal) say(text);
+  transport.onNotice((notice) => {
+    status.notice(notice);
+    if (notice.fatal) say(notice.text);
   });
 
   $("#new-game-button").hidden = !transport.can.setup;
@@ -135,6 +122,7 @@ async function main() {
   const go = (next) => {
     screen = next;
     showChoice([], false);
+    hideHint();
     say("");
     announce("");
     showScreen(next);
@@ -144,20 +132,21 @@ async function main() {
   // What the person asks for before the engine is ready is done once it is.
   let ready = false;
   let wanted = null;
-  const when = (action) => {
+  const when = (action, words) => {
     started = true;
     if (ready) return action();
     wanted = action;
-    engineStatus("Starting as soon as the rules engine is ready…");
+    status.queue(words);
     return undefined;
   };
   let setup = savedSetup();
   $("#play-summary").textContent = describeSetup(setup);
-  $("#play-button").addEventListener("click", () => when(() => startGame(setup)));
-  $("#change-setup").addEventListener("click", () => when(() => openSetup()));
-  $("#new-game-button").addEventListener("click", () => when(() => openSetup()));
-  $("#lawyer-button").addEventListener("click", () => when(() => openLawyer()));
-  $("#replay-button").addEventListener("click", () => when(() => openViewer()));
+  const soon = (what) => `${what} once the engine is ready.`;
+  $("#play-button").addEventListener("click", () => when(() => startGame(setup), soon("Your game starts")));
+  $("#change-setup").addEventListener("click", () => when(() => openSetup(), soon("The set-up opens")));
+  $("#new-game-button").addEventListener("click", () => when(() => openSetup(), soon("The set-up opens")));
+  $("#lawyer-button").addEventListener("click", () => when(() => openLawyer(), soon("The rules lawyer opens")));
+  $("#replay-button").addEventListener("click", () => when(() => openViewer(), soon("The record viewer opens")));
   const speed = $("#move-speed");
   speed.value = moveSpeed();
   speed.disabled = reducedMotion();
@@ -167,7 +156,7 @@ async function main() {
     const file = event.target.files[0];
     if (!file) return;
     const text = await file.text();
-    when(() => openRecord(text));
+    when(() => openRecord(text), soon("The record opens"));
   });
   document.addEventListener("dragover", (event) => {
     if (!transport.can.replay || !event.dataTransfer?.types.includes("Files")) return;
@@ -183,13 +172,11 @@ async function main() {
     if (!transport.can.replay || !file) return;
     event.preventDefault(); // before any wait: else the browser opens the file itself
     const text = await file.text();
-    when(() => openRecord(text));
+    when(() => openRecord(text), soon("The record opens"));
   });
 
-  engineStatus("Loading the rules engine…");
+  if (transport.kind === "remote") status.notice({ text: "Connecting to the game's server" });
   const hello = await transport.connect();
-  document.body.dataset.engine = "ready";
-  cacheSite();
 
   const handlers = {
     onMove: (notation) => (screen === "game" ? game.play(notation) : lawyer.explain(notation)),
@@ -250,7 +237,10 @@ async function main() {
     game.leave();
     go("replay");
     if (viewer.record) viewer.go(viewer.ply);
-    else $("#record-file").focus();
+    else {
+      viewer.clear();
+      $("#record-file").focus();
+    }
   }
   async function openRecord(text) {
     game.leave();
@@ -263,12 +253,16 @@ async function main() {
     handlers.onMove($("#move-input").value);
   });
   $("#hint-button").addEventListener("click", () => (screen === "game" ? game.hint() : viewer.hint()));
+  document.addEventListener("keydown", (event) => {
+    if (screen === "replay" && viewer.key(event)) event.preventDefault();
+  });
 
   const where = transport.kind === "local" ? "running in this page" : "on the server";
-  engineStatus(`Engine ready: pegs-rules ${hello.version}, ${where}.`);
+  status.ready(`Engine ready: pegs-rules ${hello.version}, ${where}.`);
   ready = true;
   if (wanted) await busy(Promise.resolve(wanted()));
   else await busy(openFromUrl(params, { go, game, lawyer, viewer, startGame, openRecord, transport }));
+  cacheSite(); // once the first screen is shown: the site's files then download meanwhile
 }
 
 /** Begin where the address says (see the top of this file). */
@@ -284,6 +278,7 @@ async function openFromUrl(params, { go, game, lawyer, viewer, startGame, openRe
         text = await response.text();
       } catch (error) {
         go("replay");
+        viewer.clear();
         say(`The record at ${given} cannot be read: ${error.message || error}`);
         return;
       }
@@ -304,6 +299,6 @@ async function openFromUrl(params, { go, game, lawyer, viewer, startGame, openRe
 }
 
 main().catch((error) => {
-  engineStatus(`Something went wrong: ${error.message || error}. Reload the page to try again.`, "error");
+  status.error(`Something went wrong: ${error.message || error}. Reload the page to try again.`);
   $("main").setAttribute("aria-busy", "false");
 });

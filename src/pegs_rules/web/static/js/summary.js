@@ -28,7 +28,10 @@ export function showSummary(summary, { kinds = null, actions = {} } = {}) {
     more.className = "who";
     const kind = kinds ? `, ${kinds[seat.seat] === "human" ? "person" : kinds[seat.seat]}` : "";
     more.textContent = `team ${seat.team}${kind}`;
-    who.append(seatBadge(seat.seat), ` seat ${seat.seat} `, more);
+    const name = document.createElement("span");
+    name.className = "seat-name";
+    name.append(seatBadge(seat.seat), ` seat ${seat.seat}`);
+    who.append(name, " ", more);
     row.append(who);
     for (const key of ["played", "discarded", "knocked_back", "knocked", "home"]) {
       const cell = document.createElement("td");

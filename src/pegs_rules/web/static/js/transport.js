@@ -4,7 +4,9 @@
 // or a server itself; it holds one Transport and uses only what is described here.
 // Two transports exist:
 //
-//   "local"   (local.js)  the engine runs in this page, in a Web Worker, through Pyodide;
+//   "local"   (local.js)  the engine runs in this page: the TypeScript engine, with Python
+//                         (Pyodide, in a Web Worker) loaded in the background for the hint
+//                         and the searching bots when first asked for;
 //   "remote"  (remote.js) the engine runs on a `pegs serve` server, over a WebSocket.
 //
 // A new transport implements the interface below and is added to `createTransport`;
@@ -26,12 +28,11 @@
 //       hint: hint() works. A capability left out is false.
 //
 //   connect(): Promise<Hello>
-//       Resolves once the engine answers (the local one loads Pyodide first; progress
-//       arrives as notices). Hello = {
+//       Resolves once the engine answers (the local one at once). Hello = {
 //         version: string,
 //         presets: { [name]: { players: number[], rules: { [field]: text } } },
 //         switches: [{ name, label, ruling, kind: "bool" | "choice" | "text", choices? }],
-//         bots: string[],                      // "random", "greedy", "mcts"
+//         bots: string[],                      // "random", "easy", "medium", "mcts"...
 //         rulings: { [id]: summary },          // every ruling id with its one line
 //         limits: { position: number, move: number },   // longest texts accepted
 //       }
@@ -64,9 +65,16 @@
 //   onNotice(listener: (notice: Notice) => void): void
 //       Things to tell the person that are not game state. Notice = {
 //         level: "info" | "error", text: string, fatal?: boolean,
+//         phase?: "download" | "start" | "done",
 //         progress?: { loaded: number, total: number } }
-//       (fatal: the engine is gone; the page says so and offers a reload; progress: the
-//       bytes of the engine loaded so far, while connect() waits for them).
+//       While (a part of) its engine loads, a transport says what it is doing, whenever
+//       that changes: phase "download" with `progress` (bytes arrived, of the total), then
+//       phase "start" with each step of starting up as its `text`, then phase "done" with
+//       what is now ready as its `text`; the page shows the step and its figures
+//       (loading.js), so that a person always sees what is happening. The local transport
+//       sends them when Python loads for the hint or a searching bot, after connect(). An
+//       engine that needs no loading sends none. fatal: the engine is gone; the page says
+//       so and offers a reload.
 //
 //   start(setup): Promise<Answer>                        (can.setup)
 //       setup = { players, preset, rules: { [field]: text }, seats: string[],
@@ -109,6 +117,7 @@
 //       study: the answer study() gives for the position }.
 //
 //   hint(on: "game" | "study"): Promise<Answer>          (can.hint)
+//       (The local transport's loads Python first, the first time: see onNotice.)
 //       The move the engine's search bot makes for the seat to act, seeing only that
 //       seat's view: in the game (when the person is to act) or in the studied position.
 //       Answer = { ok, type: "hint", seat, bot, move: notation, events: format-1 "events"
@@ -121,7 +130,8 @@
 //
 //   shown?(): void
 //       The page has finished showing the last update (moves are animated): a transport
-//       that runs the bots itself makes their next move from here, after botDelay.
+//       that runs the bots itself makes their next move from here, after botDelay
+//       (milliseconds, a property the page sets).
 //
 //   close(): void
 //

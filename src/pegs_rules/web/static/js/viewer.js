@@ -9,9 +9,11 @@
 //
 // Driver contract: [data-replay-ply] holds the ply shown, [data-replay-end] the last ply
 // (the record's length, once loaded), and the buttons carry data-replay="first", "prev",
-// "next" and "last".
+// "next" and "last". The keys ← and → step back and forward, Home and End go to the deal and
+// the end. <body data-record> is "open" while a record is shown and "none" before one is, or
+// after one fails to open: then the page hides what needs a record and disables the steps.
 
-import { busy, rulingLink, say, seatBadge } from "./controls.js";
+import { announce, busy, rulingLink, say, seatBadge } from "./controls.js";
 import { hideHint, showHint, thinking } from "./hint.js";
 import { SPEEDS, moveSpeed } from "./prefs.js";
 import { hideSummary, showSummary } from "./summary.js";
@@ -19,6 +21,14 @@ import { hideSummary, showSummary } from "./summary.js";
 const $ = (selector) => document.querySelector(selector);
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The keys that step through a record, and the button each presses. */
+const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+
+/** "A 4-player game", "An 8-player game" (4, 6 or 8 players: board.sides). */
+function aGameOf(players) {
+  return `${players === 8 ? "An" : "A"} ${players}-player game`;
+}
 
 export class Viewer {
   /**
@@ -64,6 +74,7 @@ export class Viewer {
     hideHint();
     const answer = await busy(this.transport.openRecord(text));
     if (!answer.ok) {
+      this.clear();
       say(`This record cannot be opened: ${answer.error}`);
       return false;
     }
@@ -76,10 +87,35 @@ export class Viewer {
     end.dataset.replayEnd = answer.end;
     $("#replay-slider").max = answer.end;
     $("#replay-title-line").textContent =
-      `A ${answer.players}-player game, ${answer.preset} rules, seed ${answer.seed}: ${answer.moves.length} moves.`;
+      `${aGameOf(answer.players)}, ${answer.preset} rules, seed ${answer.seed}: ${answer.moves.length} moves.`;
     this.showStop(answer.stopped);
     await this.go(0);
     return true;
+  }
+
+  /** No record: nothing of the last one (or of another screen) is left to click. */
+  clear() {
+    this.stop();
+    this.record = this.current = null;
+    this.ply = this.wanted = this.end = 0;
+    this.token += 1;
+    document.body.dataset.record = "none";
+    for (const button of document.querySelectorAll("[data-replay], #autoplay")) button.disabled = true;
+    const slider = $("#replay-slider");
+    slider.disabled = true;
+    slider.max = slider.value = 0;
+    for (const name of ["replay-ply", "replay-end"]) {
+      const element = $(`[data-${name}]`);
+      element.textContent = "0";
+      element.setAttribute(`data-${name}`, "0");
+    }
+    $("#replay-title-line").textContent = "";
+    this.showStop(null);
+    hideSummary();
+    hideHint();
+    this.lawyer.forget();
+    this.board.placeholder();
+    announce("No record is open: open one with the file picker, or drop it on this page.");
   }
 
   showStop(stopped) {
@@ -139,6 +175,7 @@ export class Viewer {
 
   showPly(answer) {
     this.current = answer;
+    document.body.dataset.record = "open";
     const { ply, move, seat, events, next_move: next } = answer;
     hideHint();
     this.lawyer.showStudy(answer.study, {
@@ -165,12 +202,19 @@ export class Viewer {
         ? `Next in the record: move ${ply + 1}, ${next}, which cannot be made (see above).`
         : `Next in the record: move ${ply + 1}, ${next}.`
       : "The record ends here.";
-    $("#replay-slider").value = ply;
-    $("#replay-slider").setAttribute("aria-valuetext", `ply ${ply} of ${this.end}`);
+    const slider = $("#replay-slider");
+    slider.disabled = false;
+    slider.value = ply;
+    slider.setAttribute("aria-valuetext", `ply ${ply} of ${this.end}`);
     for (const button of document.querySelectorAll('[data-replay="first"], [data-replay="prev"]')) button.disabled = ply === 0;
     for (const button of document.querySelectorAll('[data-replay="next"], [data-replay="last"]')) button.disabled = ply === this.end;
-    if (ply === this.end && this.record.summary) showSummary(this.record.summary);
+    $("#autoplay").disabled = false;
+    const summary = ply === this.end ? this.record.summary : null;
+    if (summary) showSummary(summary);
     else hideSummary();
+    const what = ply === 0 ? "the deal" : `seat ${seat} played ${move}`;
+    const over = summary?.winner != null ? ` The game is over: team ${summary.winner} wins.` : "";
+    announce(`Ply ${ply} of ${this.end}: ${what}.${over}`);
     const where = $("[data-replay-ply]");
     where.textContent = ply;
     where.dataset.replayPly = ply;
@@ -189,6 +233,17 @@ export class Viewer {
     this.stop();
   }
 
+  /** A key pressed on the viewer's screen: true if it stepped (see KEYS). Keys typed into a
+   * field, or pressed with a modifier, are left alone, as are those the board takes. */
+  key(event) {
+    const step = KEYS[event.key];
+    if (!step || !this.record || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return false;
+    if (event.target.closest?.("input, textarea, select, [contenteditable], [data-pick]")) return false;
+    const button = document.querySelector(`[data-replay="${step}"]`);
+    if (!button.disabled) button.click();
+    return true;
+  }
+
   stop() {
     this.playing = false;
     const button = $("#autoplay");
@@ -201,7 +256,7 @@ export class Viewer {
     const current = this.current;
     if (!current) return;
     this.stop();
-    thinking();
+    thinking(this.transport.pythonLoading);
     const answer = await busy(this.transport.hint("study"));
     if (this.current !== current) return;
     if (!answer.ok) {

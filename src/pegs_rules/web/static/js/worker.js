@@ -1,55 +1,48 @@
-// The Web Worker of the local transport: Pyodide, the pegs_rules wheel and one
+// The Web Worker of Python's part of the page (python.js starts it the first time the hint
+// or a searching bot is needed): Pyodide, the pegs_rules wheel and one
 // pegs_rules.web.bridge.Session, so that the page never waits on Python.
 //
 // From the page:  { id, request }   request: a bridge request ({ op, ... })
-//                 { pace: ms }      the pause between two bot moves
-//                 { shown: true }   the page has shown the last update
 // To the page:    { id, answer }    the bridge's answer to request `id`
-//                 { push: answer }  an update nobody asked for: a bot's move
-//                 { notice }        loading progress ({ progress: { loaded, total } },
-//                                   in bytes) and fatal errors
-//
-// Python starting up is most of the engine's loading time, so the worker keeps a memory
-// snapshot of the engine started (Pyodide's, with pegs_rules imported and warmed up), one
-// per site, for the engine (runtime and wheel) that made it (snapshot.js): a later visit
-// restores it instead of starting Python again. A snapshot that cannot be restored is
-// dropped and the engine starts anew.
-//
-// Bots play one move per message: once the page has shown an update whose `next` is "bot",
-// the worker asks the bridge for the bot's move after the pause, so requests from the page
-// are answered between two bot moves, the game can be left at any time, and a move being
-// animated in the page is never overtaken by the next one.
-
-import { SnapshotStore } from "./snapshot.js";
+//                 { notice }        what Python is doing while it loads (a transport notice:
+//                                   phase "download" with progress in bytes, then phase
+//                                   "start" at each step of starting up, then phase "done"),
+//                                   or why it could not start (level "error")
+// Requests sent while Python loads are answered, in order, once it has started.
 
 const config = new URL(self.location.href).searchParams;
 const runtime = new URL(config.get("pyodide") || "../pyodide/", self.location.href);
 const wheel = new URL(config.get("wheel"), self.location.href);
 const download = JSON.parse(config.get("download") || "{}"); // bytes of each file, by URL
-const engine = config.get("engine") || ""; // a digest of runtime and wheel: a snapshot fits no other
-const snapshots = new SnapshotStore(config.get("site") || "", engine);
 
 let session = null;
-let pace = 400;
-let next = null; // `next` of the last update sent: "bot" when a bot is to move
-let botTimer = null;
+let failed = null; // why Python could not start, once it could not
 const waiting = [];
 
-function notice(level, text, fatal = false, progress = undefined) {
-  postMessage({ notice: { level, text, fatal, progress } });
+function notice(text, phase, extra = {}) {
+  postMessage({ notice: { level: "info", text, phase, ...extra } });
 }
 
-/** Count the bytes of the engine's files as they arrive, for the page's progress bar. */
+/** Count the bytes of Python's files as they arrive, for the page's progress bar (phase
+ * "download"); once they are all in, say that Python is starting. Returns what to call once
+ * Python needs no more of them. */
 function countDownloads() {
   const total = Object.values(download).reduce((sum, size) => sum + size, 0);
   const received = new Map();
-  let reported = 0;
+  let reported = -1;
+  let done = false;
   const report = () => {
-    const loaded = [...received.values()].reduce((sum, size) => sum + size, 0);
-    if (loaded - reported < total / 100 && loaded < total) return;
+    if (done) return;
+    const loaded = Math.min(total, [...received.values()].reduce((sum, size) => sum + size, 0));
+    if (reported >= 0 && loaded - reported < total / 100 && loaded < total) return;
     reported = loaded;
-    notice("info", "Loading the rules engine…", false, { loaded: Math.min(loaded, total), total });
+    notice("Downloading Python", "download", { progress: { loaded, total } });
+    if (loaded === total) {
+      done = true;
+      notice("Starting Python", "start");
+    }
   };
+  report();
   const fetchFirst = self.fetch;
   self.fetch = async (resource, options) => {
     const response = await fetchFirst(resource, options);
@@ -77,87 +70,43 @@ function countDownloads() {
   }).observe({ type: "resource", buffered: true });
   return () => {
     self.fetch = fetchFirst;
-    notice("info", "Starting the rules engine…", false, { loaded: total, total });
+    for (const [url, size] of Object.entries(download)) received.set(url, size);
+    report();
   };
 }
 
 async function start() {
-  const started = performance.now();
-  const counted = countDownloads();
-  const [{ loadPyodide }, kept] = await Promise.all([import(new URL("pyodide.mjs", runtime).href), snapshots.read()]);
-  const options = { indexURL: runtime.href, stdout: () => {}, stderr: () => {} };
-  let pyodide = kept ? await restore(loadPyodide, options, kept) : null;
-  if (pyodide === null) {
-    const wheelBytes = fetch(wheel).then((response) => response.arrayBuffer()); // meanwhile
-    pyodide = await loadPyodide({ ...options, _makeSnapshot: snapshots.usable });
-    pyodide.FS.writeFile("/tmp/pegs_rules.whl", new Uint8Array(await wheelBytes));
-    pyodide.runPython(
-      "import site, zipfile\n" + // a pure-Python wheel installs by unpacking it
-        "zipfile.ZipFile('/tmp/pegs_rules.whl').extractall(site.getsitepackages()[0])\n" +
-        "import pegs_rules.web.bridge\n" +
-        "pegs_rules.web.bridge.warm_up()",
-    );
-    if (snapshots.usable) snapshots.write(pyodide.makeMemorySnapshot()); // before any Python object reaches JS
-  }
-  counted();
-  const bridge = pyodide.pyimport("pegs_rules.web.bridge");
-  session = bridge.Session();
-  notice("info", `Engine ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  for (const message of waiting.splice(0)) receive(message);
+  const downloaded = countDownloads();
+  const wheelBytes = fetch(wheel).then((response) => response.arrayBuffer()); // meanwhile
+  const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
+  const pyodide = await loadPyodide({ indexURL: runtime.href, stdout: () => {}, stderr: () => {} });
+  downloaded();
+  notice("Installing pegs-rules", "start");
+  pyodide.FS.writeFile("/tmp/pegs_rules.whl", new Uint8Array(await wheelBytes));
+  pyodide.runPython(
+    "import site, zipfile\n" + // a pure-Python wheel installs by unpacking it
+      "zipfile.ZipFile('/tmp/pegs_rules.whl').extractall(site.getsitepackages()[0])",
+  );
+  session = pyodide.pyimport("pegs_rules.web.bridge").Session();
+  notice("Python ready: the hint and the searching bots run in this page.", "done");
+  for (const data of waiting.splice(0)) answer(data);
 }
 
-/** The engine restored from the snapshot `kept`, or null (it failed: the snapshot is dropped). */
-async function restore(loadPyodide, options, kept) {
-  try {
-    return await loadPyodide({ ...options, _loadSnapshot: kept });
-  } catch {
-    await snapshots.clear();
-    return null;
-  }
-}
-
-function ask(request) {
-  return JSON.parse(session.handle(JSON.stringify(request)));
-}
-
-function sent(answer) {
-  if (answer.ok && answer.type === "update") next = answer.next;
-}
-
-function moveBot() {
-  clearTimeout(botTimer);
-  botTimer = null;
-  if (next !== "bot") return;
-  botTimer = setTimeout(() => {
-    const update = ask({ op: "advance" });
-    sent(update);
-    if (!update.ok) next = null;
-    postMessage({ push: update });
-  }, pace);
-}
-
-function receive({ data }) {
-  if (session === null) {
-    waiting.push({ data });
+function answer({ id, request }) {
+  if (failed) {
+    postMessage({ id, answer: { ok: false, kind: "internal", error: failed } });
     return;
   }
-  if (data.pace !== undefined) {
-    pace = Math.max(0, Number(data.pace) || 0);
-    return;
-  }
-  if (data.shown) {
-    moveBot();
-    return;
-  }
-  const { op } = data.request;
-  if (["new_game", "play", "leave"].includes(op)) {
-    clearTimeout(botTimer); // the game changed: a bot's move waiting for its pause is dropped
-    next = null;
-  }
-  const answer = ask(data.request);
-  if (["new_game", "play"].includes(op)) sent(answer);
-  postMessage({ id: data.id, answer });
+  postMessage({ id, answer: JSON.parse(session.handle(JSON.stringify(request))) });
 }
 
-self.onmessage = receive;
-start().catch((error) => notice("error", `The engine could not start: ${error.message || error}`, true));
+self.onmessage = ({ data }) => {
+  if (session === null && failed === null) waiting.push(data);
+  else answer(data);
+};
+
+start().catch((error) => {
+  failed = `Python could not start: ${error.message || error}`;
+  postMessage({ notice: { level: "error", text: failed } });
+  for (const data of waiting.splice(0)) answer(data);
+});
