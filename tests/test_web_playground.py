@@ -257,8 +257,10 @@ def site(playground: Path) -> Iterator[str]:
         yield server.url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(site: str) -> Iterator[Browser]:
+    """Chromium for this module's tests, stopped when they end: Playwright's synchronous driver
+    runs an event loop in this thread while it lives, which another module's driver may not."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
