@@ -16,10 +16,12 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.vector import AutoresetMode, SyncVectorEnv  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]  # noqa: E402
 from played import shuffle_hidden  # noqa: E402
 
 from pegs_rules.rl import ActionError, SingleSeatEnv, env, observation, raw_env  # noqa: E402
+from pegs_rules.rl.env import deals_after  # noqa: E402
 
 
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # a dict is PettingZoo's own
@@ -63,8 +65,49 @@ def test_seeded_games_ignore_the_global_generators() -> None:
     game = raw_env(players=4, rules="standard")
     game.reset(seed=7)
     assert game.game == new_game(4, seed=7, rules=STANDARD)
-    game.reset()  # the next seed
-    assert game.game == new_game(4, seed=8, rules=STANDARD)
+    game.reset()  # the next deal, drawn from seed 7
+    assert game.game == new_game(4, seed=deals_after(7).getrandbits(64), rules=STANDARD)
+
+
+def test_parallel_environments_never_replay_each_others_deals() -> None:
+    """A vector of 8 games seeded 0..7, each dealt 100 times (by the vector's own autoreset
+    when a game ends): 800 different deals, and the same 800 when run again."""
+
+    def deals() -> list[tuple[object, ...]]:
+        games = SyncVectorEnv(
+            [lambda: SingleSeatEnv(players=4, bots="random", max_turns=4)] * 8,
+            autoreset_mode=AutoresetMode.SAME_STEP,
+        )
+        seen: list[list[tuple[object, ...]]] = [[] for _ in range(8)]
+
+        def note() -> None:
+            for i, single in enumerate(games.envs):
+                state = single.unwrapped.game.game  # type: ignore[attr-defined]
+                if not seen[i] or seen[i][-1][0] != state.seed:
+                    seen[i].append((state.seed, state.dealer, state.hands))
+
+        masks = games.reset(seed=0)[0]["action_mask"]
+        note()
+        while min(map(len, seen)) < 100:  # a game is truncated after its 4th turn
+            masks = games.step(masks.view(bool).argmax(axis=1))[0]["action_mask"]
+            note()
+        games.close()
+        return [deal for dealt in seen for deal in dealt[:100]]
+
+    first = deals()
+    assert len(first) == 800 and len({deal[1:] for deal in first}) == 800
+    assert deals() == first
+
+
+def test_pettingzoo_environments_seeded_apart_never_meet() -> None:
+    seeds = set()
+    for start in range(8):
+        game = raw_env(players=4)
+        game.reset(seed=start)
+        for _ in range(100):
+            seeds.add(game.game_seed)
+            game.reset()
+    assert len(seeds) == 800
 
 
 def test_a_whole_game_rewards_the_winning_team() -> None:

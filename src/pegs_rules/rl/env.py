@@ -7,11 +7,15 @@ that seat's :class:`~pegs_rules.PlayerView` alone, and ``action_mask``
 (``int8``), 1 for each action of :mod:`pegs_rules.rl.actions` that is a legal
 move (all zeros for a seat that is not to act). When a team wins, each of
 its agents is rewarded 1 and each of the other team's -1; a game still going
-after ``max_turns`` turns is truncated with no reward. All chance comes from
-the game's seed: ``reset(seed=s)`` deals exactly the game ``new_game(players,
-seed=s, rules=rules)``, and a reset without a seed deals the game of the last
-seed plus one (of a seed drawn from the operating system's entropy if there
-was none).
+after ``max_turns`` turns is truncated with no reward.
+
+All chance comes from the seeds. ``reset(seed=s)`` deals exactly the game
+``new_game(players, seed=s, rules=rules)``, and each later reset without a
+seed deals a game whose seed is drawn by a generator that ``s`` started
+(:func:`deals_after`): so a run is reproducible from its seeds, and environments
+seeded ``0, 1, 2, ...`` (as Gymnasium's vector environments seed theirs) go on
+to deals that none of the others meets. Without any seed, the first deal's
+seed comes from the operating system's entropy.
 
 >>> from pegs_rules.rl import env
 >>> game = env(players=4)
@@ -26,6 +30,7 @@ was none).
 from __future__ import annotations
 
 import random
+import secrets
 from typing import Any, ClassVar
 
 import numpy as np
@@ -45,7 +50,7 @@ from pegs_rules.rules import Rules, find_preset
 from pegs_rules.state import GameState, new_game
 from pegs_rules.views import view
 
-__all__ = ["env", "raw_env"]
+__all__ = ["deals_after", "env", "raw_env"]
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -61,6 +66,18 @@ def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def deals_after(seed: int) -> random.Random:
+    """The generator whose draws seed the games dealt after the game of ``seed`` by resets
+    without a seed (each draw ``getrandbits(64)``): seeded by ``seed`` alone, not by that
+    game's shuffle.
+
+    >>> first = deals_after(0).getrandbits(64)
+    >>> first == deals_after(0).getrandbits(64) != deals_after(1).getrandbits(64)
+    True
+    """
+    return random.Random(f"pegs-rules: the deals after {seed}")
 
 
 class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZoo is untyped
@@ -111,7 +128,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         self.action_spaces = {
             agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents
         }
-        self.game_seed = random.SystemRandom().getrandbits(32)
+        self.game_seed = secrets.randbits(128)
+        """The seed of the game being played."""
+        self.deals = deals_after(self.game_seed)
+        """What draws the seeds of the next games (see :func:`deals_after`)."""
         self.numbered = NumberedGame(
             new_game(players, seed=self.game_seed, rules=self.rules), self.actions
         )
@@ -135,8 +155,13 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal the game of ``seed``, or of the last seed plus one."""
-        self.game_seed = self.game_seed + 1 if seed is None else seed
+        """Deal the game of ``seed``; without one, of the next seed that the last seed given
+        draws (see the module docstring)."""
+        if seed is None:
+            self.game_seed = self.deals.getrandbits(64)
+        else:
+            self.game_seed = seed
+            self.deals = deals_after(seed)
         self.numbered.load(new_game(self.players, seed=self.game_seed, rules=self.rules))
         self._start()
 
