@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.vector import AutoresetMode, SyncVectorEnv  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]  # noqa: E402
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]  # noqa: E402
 from played import shuffle_hidden  # noqa: E402
 
 from pegs_rules.rl import ActionError, SingleSeatEnv, env, observation, raw_env  # noqa: E402
@@ -195,8 +197,47 @@ def test_an_illegal_action() -> None:
     wrapped = env(players=4)
     wrapped.reset(seed=2)
     agent = wrapped.agent_selection
-    wrapped.step(bad)  # PettingZoo's wrapper: the game ends, the agent that chose loses
+    with pytest.raises(ActionError, match="not an action"):
+        wrapped.step(game.actions.size)
+    wrapped.step(bad)  # the game ends, the agent that chose loses
     assert wrapped.terminations[agent] and wrapped.rewards[agent] == -1
+    assert f"action {bad}" in wrapped.infos[agent]["illegal_action"]
+
+
+def ends_after_an_illegal_action(game: Any) -> list[tuple[str, float, bool, bool]]:
+    """What each agent is told, from an illegal action at the 5th turn to the end."""
+    game.reset(seed=4)
+    told = []
+    for turn, agent in enumerate(game.agent_iter()):
+        obs, reward, terminated, truncated, _ = game.last()
+        if turn >= 4:
+            told.append((agent, reward, terminated, truncated))
+        if terminated or truncated:
+            game.step(None)
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            game.step(
+                int(legal[0]) if turn != 4 else int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            )
+    return told
+
+
+@pytest.mark.filterwarnings("ignore:.*[Ii]llegal move")
+def test_env_ends_a_game_as_pettingzoos_wrappers_do() -> None:
+    """env() checks actions itself, for speed; what the agents are told is what PettingZoo's
+    own wrappers would tell them."""
+    theirs = wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(
+            wrappers.TerminateIllegalWrapper(raw_env(players=4), illegal_reward=-1)
+        )
+    )
+    told = ends_after_an_illegal_action(env(players=4))
+    assert told == ends_after_an_illegal_action(theirs)
+    chooser = told[0][0]
+    assert sorted(told[1:]) == [
+        (f"player_{seat}", -1.0 if f"player_{seat}" == chooser else 0.0, True, True)
+        for seat in range(4)
+    ]
 
 
 def test_render_and_bad_arguments() -> None:

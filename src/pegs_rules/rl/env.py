@@ -53,19 +53,37 @@ from pegs_rules.views import view
 __all__ = ["deals_after", "env", "raw_env"]
 
 Observation = dict[str, npt.NDArray[Any]]
+_INT8 = np.dtype(np.int8)
 
 
 def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
-    """A :class:`raw_env` with PettingZoo's standard wrappers for classic games.
+    """A :class:`raw_env` that plays as PettingZoo's wrapped classic games do.
 
-    An illegal action ends the game with -1 for the agent that chose it
-    (``TerminateIllegalWrapper``); an action out of range and calls out of
-    order fail loudly. Takes the arguments of :class:`raw_env`.
+    An illegal action ends the game with -1 for the agent that chose it and
+    0 for the others (``info["illegal_action"]`` says why), as PettingZoo's
+    ``TerminateIllegalWrapper`` would make it; an action that is no number of
+    the action space raises :class:`~pegs_rules.rl.ActionError`; and the
+    environment comes in PettingZoo's ``OrderEnforcingWrapper``, which fails
+    loudly on calls out of order. Takes the arguments of :class:`raw_env`.
+
+    The environment checks the actions itself (``raw_env(illegal_reward=-1)``):
+    it has numbered the legal moves already, so the check costs nothing, where
+    PettingZoo's ``TerminateIllegalWrapper`` and ``AssertOutOfBoundsWrapper``
+    around it would make each turn take about half as long again
+    (``bench/rl_env.py`` measures this ``env()`` against the bare engine).
     """
-    wrapped: AECEnv[str, Observation, int] = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return _InOrder(raw_env(illegal_reward=-1.0, **kwargs))
+
+
+class _InOrder(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo is untyped
+    """PettingZoo's ``OrderEnforcingWrapper``, whose :meth:`last` asks the environment in one
+    call: ``AECEnv.last`` run on a wrapper reads five attributes through it, each a chain of
+    ``__getattr__`` calls, which costs a tenth of a turn."""
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
 
 
 def deals_after(seed: int) -> random.Random:
@@ -89,6 +107,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             preset's name.
         max_turns: turns after which a game is truncated.
         render_mode: ``"ansi"`` for :meth:`render` to return the board as text.
+        illegal_reward: if given, an illegal action ends the game with this
+            reward for the agent that chose it and 0 for the others (as
+            :func:`env` does, with -1); if ``None``, :meth:`step` raises
+            :class:`~pegs_rules.rl.ActionError` for it.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -103,6 +125,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         rules: Rules | str = "arizona",
         max_turns: int = 20_000,
         render_mode: str | None = None,
+        illegal_reward: float | None = None,
     ) -> None:
         super().__init__()
         self.rules = find_preset(rules) if isinstance(rules, str) else rules
@@ -112,6 +135,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             raise ValueError(f"render_mode: None or 'ansi', not {render_mode!r}")
         self.players = players
         self.max_turns = max_turns
+        self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         self.actions = ActionSpace(players)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
@@ -178,11 +202,14 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         self.agent_selection = self.possible_agents[self.numbered.turn]
 
     def observe(self, agent: str) -> Observation:
-        seat = self._seats[agent]
-        mask = np.zeros(self.actions.size, dtype=np.int8)
+        mask = bytearray(self.actions.size)
         if agent == self.agent_selection:
-            mask[list(self.numbered.options)] = 1
-        return {"observation": self.numbered.observation(seat), "action_mask": mask}
+            for action in self.numbered.options:
+                mask[action] = 1
+        return {
+            "observation": self.numbered.observation(self._seats[agent]),
+            "action_mask": np.frombuffer(mask, _INT8),
+        }
 
     def legal_moves(self) -> dict[int, Move]:
         """The legal moves of the seat to act, by action number (a new dict)."""
@@ -191,16 +218,21 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
     def step(self, action: int | None) -> None:
         """The agent to act makes the move numbered ``action``.
 
-        Raises :class:`~pegs_rules.rl.actions.ActionError`, with the
-        engine's reason where the number names a move, for an action the
-        mask does not allow.
+        For an action the mask does not allow, raises
+        :class:`~pegs_rules.rl.actions.ActionError`, with the engine's reason
+        where the number names a move; or, with ``illegal_reward`` set and an
+        action in the action space, ends the game (see :class:`raw_env`).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None or int(action) not in self.numbered.options:
-            raise ActionError(self._why_not(action))
+            why = self._why_not(action)
+            if self.illegal_reward is None or not self.action_spaces[agent].contains(action):
+                raise ActionError(why)
+            self._illegal(agent, why)
+            return
         self.numbered.step(int(action))
         self._turn_taken(agent)
 
@@ -214,17 +246,30 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         self._turn_taken(agent)
 
     def _turn_taken(self, agent: str) -> None:
+        """After a turn: the end of the game, if it came, and the next agent. (Until the game
+        ends every reward is 0, so there are none to clear or add up.)"""
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         winner = self.numbered.winner
         if winner is not None:
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = 1.0 if team_of(seat) == winner else -1.0
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         elif self.numbered.ply >= self.max_turns:
             self.truncations = dict.fromkeys(self.agents, True)
         self._turn_changed()
+
+    def _illegal(self, agent: str, why: str) -> None:
+        """End the game on ``agent``'s illegal action: ``illegal_reward`` to it, 0 to the rest."""
+        assert self.illegal_reward is not None
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward)
+        self.infos[agent] = {"illegal_action": why}
         self._accumulate_rewards()
+        self._deads_step_first()
 
     def _why_not(self, action: int | None) -> str:
         if action is None:
