@@ -39,7 +39,7 @@ def env_games(make: Callable[..., object], players: int, preset: str, seeds: ran
         rng = np.random.default_rng(seed)
         # the loop of docs/rl.rst, "The PettingZoo environment"
         for _agent in game.agent_iter():  # type: ignore[attr-defined]
-            observation, reward, terminated, truncated, info = game.last()  # type: ignore[attr-defined]
+            observation, _, terminated, truncated, _ = game.last()  # type: ignore[attr-defined]
             if terminated or truncated:
                 action = None
             else:

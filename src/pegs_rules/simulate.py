@@ -54,10 +54,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pegs_rules.bots import decide, make_bot, thinking_time
+from pegs_rules.bots import decide, make_bot, observers, take_turn, tell_start, thinking_time
 from pegs_rules.rules import ARIZONA, PRESETS, Rules, find_preset, rule_text, with_rule
 from pegs_rules.state import new_game
-from pegs_rules.turn import apply
 
 __all__ = [
     "DEALS_PER_SEED",
@@ -71,6 +70,7 @@ __all__ = [
     "config_from_document",
     "game_from_row",
     "play_game",
+    "read_json",
     "report",
     "rule_changes",
     "simulate",
@@ -177,11 +177,12 @@ class GameResult:
             it thought in (:data:`~pegs_rules.bots.thinking_time`), which other work on the
             machine does not inflate.
         think_max: per seat, its bot's longest choice, in seconds of the same clock.
-        think_wall: per seat, the wall-clock time its bot spent choosing (what a person
-            waiting for the bot sees; on a busy machine, more than ``think_seconds``).
         moves: per seat, how many moves its bot chose.
         home: per team, how many of its pegs were home at the end (the
             loser's count says how close the game was).
+        think_wall: per seat, the wall-clock time its bot spent choosing (what a person
+            waiting for the bot sees; on a busy machine, more than ``think_seconds``);
+            ``None`` in records written before simulations kept it.
     """
 
     index: int
@@ -194,9 +195,9 @@ class GameResult:
     seconds: float
     think_seconds: tuple[float, ...]
     think_max: tuple[float, ...]
-    think_wall: tuple[float, ...]
     moves: tuple[int, ...]
     home: tuple[int, int]
+    think_wall: tuple[float, ...] | None = None
 
     @property
     def first_team(self) -> int:
@@ -222,6 +223,8 @@ def play_game(config: SimulationConfig, index: int) -> GameResult:
         make_bot(name, (seed * 2 + config.swapped(index)) * 16 + seat)
         for seat, name in enumerate(seats)
     ]
+    watching = observers(bots)
+    tell_start(watching, state)
     first = state.turn
     think = [0.0] * config.players
     longest = [0.0] * config.players
@@ -237,7 +240,7 @@ def play_game(config: SimulationConfig, index: int) -> GameResult:
         think[seat] += spent
         longest[seat] = max(longest[seat], spent)
         moves[seat] += 1
-        state = apply(state, move)
+        state = take_turn(watching, state, move)
     return GameResult(
         index=index,
         seed=seed,
@@ -269,12 +272,13 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
 @dataclass(frozen=True)
 class BotTiming:
     """How long one bot took to choose: ``moves`` choices, ``seconds`` of CPU time in all,
-    the ``longest`` choice (CPU), and ``wall`` seconds on the clock in all."""
+    the ``longest`` choice (CPU), and ``wall`` seconds on the clock in all (``None`` if a
+    game's record did not keep it)."""
 
     moves: int
     seconds: float
     longest: float
-    wall: float = 0.0
+    wall: float | None = 0.0
 
     @property
     def mean(self) -> float:
@@ -282,8 +286,10 @@ class BotTiming:
         return self.seconds / self.moves if self.moves else 0.0
 
     @property
-    def mean_wall(self) -> float:
-        """Wall-clock seconds a move."""
+    def mean_wall(self) -> float | None:
+        """Wall-clock seconds a move, if known."""
+        if self.wall is None:
+            return None
         return self.wall / self.moves if self.moves else 0.0
 
 
@@ -332,7 +338,9 @@ def summarize(config: SimulationConfig, games: Sequence[GameResult]) -> Summary:
                 old.moves + game.moves[seat],
                 old.seconds + game.think_seconds[seat],
                 max(old.longest, game.think_max[seat]),
-                old.wall + game.think_wall[seat],
+                None
+                if old.wall is None or game.think_wall is None
+                else old.wall + game.think_wall[seat],
             )
     plies = [g.plies for g in done]
     return Summary(
@@ -474,10 +482,10 @@ def report(simulation: Simulation) -> str:
         f"({s.mean_plies / config.players:.1f} rounds; shortest {s.min_plies}, longest {s.max_plies})"
     )
     for name, t in sorted(s.timing.items()):
+        wall = "" if t.mean_wall is None else f" ({t.mean_wall * 1000:.1f} ms on the clock)"
         lines.append(
-            f"bot {name}: {t.mean * 1000:.1f} ms (CPU) a move on average "
-            f"({t.mean_wall * 1000:.1f} ms on the clock), longest {t.longest:.3f} s "
-            f"({t.moves} moves)"
+            f"bot {name}: {t.mean * 1000:.1f} ms (CPU) a move on average{wall}, "
+            f"longest {t.longest:.3f} s ({t.moves} moves)"
         )
     return "\n".join(lines)
 
@@ -487,7 +495,8 @@ def _row(game: GameResult) -> dict[str, Any]:
     data["seconds"] = round(game.seconds, 6)
     data["think_seconds"] = [round(t, 6) for t in game.think_seconds]
     data["think_max"] = [round(t, 6) for t in game.think_max]
-    data["think_wall"] = [round(t, 6) for t in game.think_wall]
+    if game.think_wall is not None:
+        data["think_wall"] = [round(t, 6) for t in game.think_wall]
     data["seats"] = list(game.seats)
     data["first_team"] = game.first_team
     data["winner_side"] = game.winner_side
@@ -547,6 +556,23 @@ def config_from_document(document: Mapping[str, Any]) -> SimulationConfig:
         )
     except (KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"not a simulation's config: {error!r}") from None
+
+
+def read_json(path: str | Path) -> Simulation:
+    """The simulation that :func:`write_json` wrote to ``path``, its summary made again from
+    the games (not read from the file's ``summary``, which is there for people to read).
+
+    Raises :class:`ValueError` for a file that is not one, :class:`OSError` if it cannot
+    be read.
+    """
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        config = config_from_document(document["config"])
+        games = tuple(game_from_row(row) for row in document["games"])
+        seconds = float(document["summary"]["seconds"])
+    except (json.JSONDecodeError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a simulation's results ({error!r})") from None
+    return Simulation(config, games, summarize(config, games), seconds)
 
 
 def write_json(simulation: Simulation, path: str | Path) -> None:
@@ -635,6 +661,7 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
 
     Raises :class:`ValueError` for a row that is not one.
     """
+    wall = row.get("think_wall")
     try:
         return GameResult(
             index=int(row["index"]),
@@ -647,9 +674,9 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
             seconds=float(row["seconds"]),
             think_seconds=tuple(float(t) for t in row["think_seconds"]),
             think_max=tuple(float(t) for t in row["think_max"]),
-            think_wall=tuple(float(t) for t in row["think_wall"]),
             moves=tuple(int(n) for n in row["moves"]),
             home=(int(row["home"][0]), int(row["home"][1])),
+            think_wall=None if wall is None else tuple(float(t) for t in wall),
         )
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise ValueError(f"not a game's record: {error!r}") from None
