@@ -10,7 +10,19 @@ from typing import Any
 
 import pytest
 
-from pegs_rules import ARIZONA, Rank, new_game, view
+from pegs_rules import (
+    ARIZONA,
+    CardDiscarded,
+    CardPlayed,
+    CardsDrawn,
+    Event,
+    Passed,
+    Rank,
+    apply_with_events,
+    new_game,
+    redact,
+    view,
+)
 from pegs_rules.rules import STANDARD, Nine
 
 np = pytest.importorskip("numpy")
@@ -307,3 +319,44 @@ def test_the_core_imports_no_optional_dependency() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_history_tells_each_agent_every_turn_as_its_seat_sees_it() -> None:
+    plain, game = raw_env(players=4), raw_env(players=4, history=True)
+    plain.reset(seed=6)
+    game.reset(seed=6)
+    since: dict[str, list[Event]] = {agent: [] for agent in game.possible_agents}
+    rng = random.Random(6)
+    while not game.game.is_over and game.game.ply < 200:
+        agent = game.agent_selection
+        assert game.infos[agent]["events"] == since[agent]
+        action = rng.choice(sorted(game.legal_moves()))
+        events = apply_with_events(game.game, game.legal_moves()[action])[1]
+        game.step(action)
+        plain.step(action)
+        assert game.game == plain.game  # the same game, told or not
+        since[agent] = []  # from its own turn on
+        for seat, name in enumerate(game.possible_agents):
+            since[name] += redact(events, seat)
+    for seat, agent in enumerate(game.possible_agents):
+        heard = game.infos[agent]["events"]
+        assert heard == since[agent]
+        turns = [e.seat for e in heard if isinstance(e, (CardPlayed, CardDiscarded, Passed))]
+        assert turns == [(seat + k) % 4 for k in range(len(turns))]  # its own, then the next
+        for event in heard:
+            if isinstance(event, CardsDrawn):  # only its own draws show their cards
+                assert (event.cards is None) == (event.seat != seat)
+
+
+def test_one_seat_hears_the_bots_turns() -> None:
+    single = SingleSeatEnv(players=4, seat=0, bots="greedy", history=True)
+    observation, info = single.reset(seed=5)
+    state = single.game.game
+    played = [e for e in info["events"] if isinstance(e, (CardPlayed, CardDiscarded, Passed))]
+    assert [e.seat for e in played] == [(state.dealer + 1 + k) % 4 for k in range(state.ply)]
+    action = int(np.flatnonzero(observation["action_mask"])[0])
+    _, _, _, _, info = single.step(action)
+    assert (
+        isinstance(info["events"][0], (CardPlayed, CardDiscarded)) and info["events"][0].seat == 0
+    )
+    assert SingleSeatEnv(players=4, bots="greedy").reset(seed=5)[1] == {}
