@@ -30,6 +30,7 @@ extensions = [
     "pegs_play",
     "pegs_study",
     "pegs_strength",
+    "pegs_learning",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
