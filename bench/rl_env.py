@@ -1,6 +1,7 @@
 """Benchmark: the PettingZoo environment's turns per second, against the bare engine in the same run.
 
 Usage: python bench/rl_env.py [--games N] [--players 4|6|8] [--preset NAME] [--rounds R]
+(by default 6 rounds of 4 games each way)
 
 Plays seeded games of uniformly random legal moves three ways, interleaved
 round by round on one core:
@@ -14,7 +15,9 @@ round by round on one core:
 Each way draws its choices from the same kind of generator (numpy's, seeded by
 the game), and reports its turns per second of CPU time (so that other jobs on
 a shared machine slow no way more than another); the ratio of each environment's
-rate to the engine's is the figure that carries over between machines.
+rate to the engine's is the figure that carries over between machines. The
+ways take turns to go first, round by round, so that none always runs just after
+another or first of all.
 """
 
 from __future__ import annotations
@@ -76,13 +79,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4, help="games per round and way")
     parser.add_argument("--players", type=int, default=4, choices=(4, 6, 8))
     parser.add_argument("--preset", default="arizona")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=6)
     args = parser.parse_args()
 
     totals = {way: [0, 0.0] for way in WAYS}
+    ways = list(WAYS)
     for round_ in range(args.rounds):
         seeds = range(round_ * args.games, (round_ + 1) * args.games)
-        for way, run in WAYS.items():
+        shift = round_ % len(ways)
+        for way in ways[shift:] + ways[:shift]:
+            run = WAYS[way]
             started = time.process_time()
             totals[way][0] += run(args.players, args.preset, seeds)
             totals[way][1] += time.process_time() - started

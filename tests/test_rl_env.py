@@ -206,6 +206,9 @@ def test_an_illegal_action() -> None:
         game.step(bad)
     with pytest.raises(ActionError, match="None is no action"):
         game.step(None)
+    for junk in ("7", 1.5, [3]):
+        with pytest.raises(ActionError, match="not an action"):
+            game.step(junk)  # type: ignore[arg-type]
     wrapped = env(players=4)
     wrapped.reset(seed=2)
     agent = wrapped.agent_selection
