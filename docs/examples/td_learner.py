@@ -80,8 +80,8 @@ def features(
     For each team, ours first (``TEAM_FEATURES`` each), summed over its pegs:
     pegs in start, pegs home and how deep; for pegs on the track, how far round
     they are, in all and in eight bands; for each distance ``d`` from 1 to 13,
-    the pegs with a rival peg ``d`` holes behind (a card moving ``d`` knocks them
-    home), counted and weighted by how far round they are; pegs with a rival 8
+    the pegs with a rival peg ``d`` holes behind (a card moving ``d`` sends them
+    back to start), counted and weighted by how far round they are; pegs with a rival 8
     holes ahead (an 8 moves back), or on a rival's come-out hole while it has
     pegs to bring out; and how far round they are times the chance that the
     other team holds a joker, which can land on any peg. Then for the position
@@ -213,9 +213,9 @@ class Learner:
             if isinstance(move, (Play, Discard)):
                 hand.remove(move.card)
             rows.append(features(pegs, hand, seen, self.discarded))
-        xs = np.array(rows)
-        values = self.value(xs)
         value = self.value
+        xs = np.array(rows)
+        values = value(xs)
         if value.learning and self.rng.random() < value.explore:
             pick = self.rng.randrange(len(moves))
         else:
