@@ -61,9 +61,8 @@ discard or a pass) and its change codes (none for a discard or a pass)."""
 
 _REMEMBERED: Final = 1 << 16
 """The most splits of one card remembered (see :attr:`_Layout.splits`)."""
-_TOP: Final = max(Rank)
-_NUMBERS: Final = range(1, _TOP + 1)
-"""The ranks as plain numbers (an enum member compares and indexes more slowly)."""
+_NUMBERS: Final = range(1, max(Rank) + 1)
+"""The ranks as plain numbers (an enum member indexes more slowly)."""
 _FLOAT32: Final = np.dtype(np.float32)
 _JOKER: Final = Rank.JOKER
 _TWO: Final = Rank.TWO
@@ -97,6 +96,10 @@ class NumberedGame:
             counts[card] += 1
         self.discards = counts
         """How many of each rank lie on the discard pile, by rank."""
+        self.shares = array(
+            "f", [counts[rank] / self.deck[rank] if counts[rank] else 0.0 for rank in _NUMBERS]
+        )
+        """The discard pile's part of an observation: each rank's share of its copies."""
         self._reshuffles = state.reshuffles
         self._state: GameState | None = state
         self._options: dict[int, Option] | None = None
@@ -341,9 +344,11 @@ class NumberedGame:
         board.team = table.turn & 1
         if card is not None:
             self.discards[card] += 1
+            self.shares[card - 1] = self.discards[card] / self.deck[card]
         if table.deal.reshuffles != self._reshuffles:  # the discard pile became the draw pile
             self._reshuffles = table.deal.reshuffles
             self.discards = [0] * (len(Rank) + 1)
+            self.shares = array("f", bytes(4 * len(Rank)))
         self._state = state
         self._options = None
 
@@ -367,23 +372,22 @@ class NumberedGame:
             for slot in slots:
                 if slot:
                     out[row[slot]] = 1.0
-        # the rest, from the pegs in start on, is short: made as a list and written at once
-        order = layout.order[seat]
-        start = self.board.start
+        # the rest, from the pegs in start on: only what is not 0 is written
         cap = self.cap
+        start = self.board.start
+        at = layout.starts
+        sizes = layout.sizes
+        for r, other in enumerate(layout.order[seat]):
+            if start[other]:
+                out[at + r] = start[other] / PEGS_PER_SEAT
+            out[sizes + r] = len(hands[other]) / cap
         hand = hands[seat]
-        deck = self.deck
-        discards = self.discards
-        held = [0] * (_TOP + 1)
-        for card in hand:
-            held[card] += 1
-        tail = [start[other] / PEGS_PER_SEAT for other in order]
-        tail += [held[rank] / cap for rank in _NUMBERS]
-        tail += [len(hands[other]) / cap for other in order]
-        tail += [discards[rank] / deck[rank] if discards[rank] else 0.0 for rank in _NUMBERS]
-        tail.append((len(table.deal.cards) - table.drawn) / deck[0])
-        tail += layout.turn[(table.turn - seat) % layout.players]
-        out[layout.starts :] = array("f", tail)
+        at = layout.hand - 1
+        for card in set(hand):
+            out[at + card] = hand.count(card) / cap
+        out[layout.discards : layout.draw] = self.shares
+        out[layout.draw] = (len(table.deal.cards) - table.drawn) / self.deck[0]
+        out[layout.draw + 1 + (table.turn - seat) % layout.players] = 1.0
         return np.frombuffer(out, _FLOAT32)
 
 
@@ -448,9 +452,8 @@ class _Layout:
             + [length + k for k in range(1, HOME_HOLES + 1)]
             for seat in range(players)
         ]
-        # order[seat]: the seats from `seat` on, as it sees them; turn[r]: relative seat r to act
+        # order[seat]: the seats from `seat` on, as it sees them
         self.order = [[(seat + r) % players for r in range(players)] for seat in range(players)]
-        self.turn = [[float(r == k) for k in range(players)] for r in range(players)]
         self.parts: dict[int, int] = {}
         self.splits: dict[Rank, dict[int, tuple[int, int]]] = {rank: {} for rank in Rank}
         """Each split met so far, by card and play key (see :meth:`NumberedGame._split_parts`)."""
