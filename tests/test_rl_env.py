@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import pytest
@@ -329,16 +330,20 @@ def test_history_tells_each_agent_every_turn_as_its_seat_sees_it() -> None:
     plain.reset(seed=6)
     game.reset(seed=6)
     since: dict[str, list[Event]] = {agent: [] for agent in game.possible_agents}
+    acted: set[str] = set()
     rng = random.Random(6)
     while not game.game.is_over and game.game.ply < 200:
         agent = game.agent_selection
         assert game.infos[agent]["events"] == since[agent]
+        for name in game.possible_agents:  # from the deal until its first turn
+            assert game.infos[name]["new_game"] is (name not in acted)
         action = rng.choice(sorted(game.legal_moves()))
         events = apply_with_events(game.game, game.legal_moves()[action])[1]
         game.step(action)
         plain.step(action)
         assert game.game == plain.game  # the same game, told or not
         since[agent] = []  # from its own turn on
+        acted.add(agent)
         for seat, name in enumerate(game.possible_agents):
             since[name] += redact(events, seat)
     for seat, agent in enumerate(game.possible_agents):
@@ -349,6 +354,41 @@ def test_history_tells_each_agent_every_turn_as_its_seat_sees_it() -> None:
         for event in heard:
             if isinstance(event, CardsDrawn):  # only its own draws show their cards
                 assert (event.cards is None) == (event.seat != seat)
+
+
+def test_history_starts_again_with_each_game() -> None:
+    game = raw_env(players=4, history=True)
+    for seed in (3, None):  # a seed given, then the next deal of its own
+        game.reset(seed=seed)
+        assert all(
+            game.infos[agent] == {"events": [], "new_game": True} for agent in game.possible_agents
+        )
+        for _ in range(6):  # every agent acts, and hears of more than its own turns
+            game.step(min(game.legal_moves()))
+        assert all(game.infos[agent]["new_game"] is False for agent in game.possible_agents)
+        assert all(game.infos[agent]["events"] for agent in game.possible_agents)
+
+
+def test_one_seat_is_told_when_a_game_begins() -> None:
+    """In a vector that deals again as soon as a game ends, a row's info says that a game begins
+    exactly when its last one ended (and after the first reset): when the agent should forget."""
+    games = SyncVectorEnv(
+        [
+            partial(SingleSeatEnv, players=4, seat=0, bots="random", max_turns=10, history=True)
+            for _ in range(4)
+        ],
+        autoreset_mode=AutoresetMode.SAME_STEP,
+    )
+    observations, infos = games.reset(seed=11)
+    assert infos["new_game"].tolist() == [True] * 4
+    ended = 0
+    for _ in range(12):
+        actions = [int(np.flatnonzero(mask)[0]) for mask in observations["action_mask"]]
+        observations, _, terminated, truncated, infos = games.step(np.array(actions))
+        assert infos["new_game"].tolist() == (terminated | truncated).tolist()
+        ended += int((terminated | truncated).sum())
+    games.close()
+    assert ended >= 8  # each row's games end after 10 turns: at least two a row
 
 
 def test_one_seat_hears_the_bots_turns() -> None:

@@ -17,8 +17,11 @@ An observation is of the position alone. With ``history=True`` the
 environment also tells each agent what happened since it last acted: its
 ``info["events"]`` is the list of :mod:`~pegs_rules.events` of the turns taken
 since (its own last turn's first), every seat's, as its seat may see them (the
-cards other seats drew hidden, :func:`~pegs_rules.redact`); after a reset,
-empty. Working the events out costs about as much again as the turn itself,
+cards other seats drew hidden, :func:`~pegs_rules.redact`), and
+``info["new_game"]`` is ``True`` until the agent's first turn of a game: its
+events then run from the deal, and whatever it remembers of an earlier game is
+stale. After a reset every agent's events are empty and ``new_game`` is
+``True``. Working the events out costs about as much again as the turn itself,
 so it is off unless asked for.
 
 All chance comes from the seeds. ``reset(seed=s)`` deals exactly the game
@@ -126,7 +129,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             :func:`env` does, with -1); if ``None``, :meth:`step` raises
             :class:`~pegs_rules.rl.ActionError` for it.
         history: tell each agent, in ``info["events"]``, what every turn since
-            its last did (see the module docstring).
+            its last did, and in ``info["new_game"]`` whether they run from
+            the deal (see the module docstring).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -214,7 +218,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {
-            agent: {"events": []} if self.history else {} for agent in self.agents
+            agent: {"events": [], "new_game": True} if self.history else {} for agent in self.agents
         }
         self._turn_changed()
 
@@ -275,7 +279,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZo
             return
         events = apply_with_events(self.numbered.state, move)[1]
         self.numbered.play(move)
-        self.infos[agent]["events"] = []
+        self.infos[agent].update(events=[], new_game=False)
         for seat, name in enumerate(self.possible_agents):
             self.infos[name]["events"] += redact(events, seat)
         self._turn_taken(agent)

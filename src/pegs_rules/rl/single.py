@@ -8,7 +8,10 @@ is a dict of ``observation`` and ``action_mask``; the episode ends when a team
 wins (reward 1 if it is the agent's, else -1), when the agent chooses an
 action the mask does not allow (reward -1), or is truncated after
 ``max_turns`` turns. With ``history=True``, ``info["events"]`` holds what every
-turn since the agent's last did, as its seat may see it (see
+turn since the agent's last did, as its seat may see it, and
+``info["new_game"]`` is ``True`` in the info :meth:`~SingleSeatEnv.reset`
+returns (the events since the deal: the bots' turns before the agent's first)
+and ``False`` in those of :meth:`~SingleSeatEnv.step` (see
 :mod:`pegs_rules.rl.env`).
 
 >>> from pegs_rules.rl import SingleSeatEnv
@@ -43,7 +46,8 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
         rules: a :class:`~pegs_rules.Rules` object or a preset's name.
         max_turns: turns after which the episode is truncated.
         render_mode: ``"ansi"`` for :meth:`render` to return the board as text.
-        history: tell the agent what each turn did (``info["events"]``).
+        history: tell the agent what each turn did (``info["events"]``) and
+            when a game begins (``info["new_game"]``).
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium declares it an instance field
@@ -112,8 +116,12 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
         return self.game.observe(self.agent), reward, terminated, truncated, self._info()
 
     def _info(self) -> dict[str, Any]:
-        """The agent's info: its events, with ``history``; else nothing."""
-        return {"events": list(self.game.infos[self.agent]["events"])} if self.game.history else {}
+        """The agent's info: with ``history``, its events and whether they run from the deal;
+        else nothing."""
+        if not self.game.history:
+            return {}
+        info = self.game.infos[self.agent]
+        return {"events": list(info["events"]), "new_game": info["new_game"]}
 
     def _bots_play(self) -> None:
         game = self.game
