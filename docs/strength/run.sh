@@ -4,9 +4,10 @@
 #   PART: expert (4 players, 0.05 s a move), more (6 and 8 players; 0.5 s a move), rating (the
 #   round robin), all (the default) or the name of one run (rr-hard-medium); OUTDIR: default
 #   docs/strength/results; GAMES: play this many games in every run instead, to try it out.
-# Each run is one `pegs simulate` on two worker processes at the lowest priority. It writes
-# every game to OUTDIR/NAME.jsonl as it finishes, so a run that is stopped carries on from
-# where it was when started again; the file is removed once NAME.json is written.
+# Each run is one `pegs simulate` on two worker processes (WORKERS in the environment: as many)
+# at the lowest priority. It writes every game to OUTDIR/NAME.jsonl as it finishes, so a run
+# that is stopped carries on from where it was when started again; the file is removed once
+# NAME.json is written.
 # docs/strength/ideas.py plays the matches that measure the expert's ideas.
 set -euo pipefail
 parts=() out=docs/strength/results games=
@@ -30,8 +31,8 @@ run() {
   local part=$1 name=$2 count=${games:-$3}
   shift 3
   wanted "$part" "$name" || return 0
-  echo "+ pegs simulate --games $count --workers 2 --seed 1 --quiet $* --json $out/$name.json"
-  nice -n 19 pegs simulate --games "$count" --workers 2 --seed 1 --quiet "$@" \
+  echo "+ pegs simulate --games $count --workers ${WORKERS:-2} --seed 1 --quiet $* --json $out/$name.json"
+  nice -n 19 pegs simulate --games "$count" --workers "${WORKERS:-2}" --seed 1 --quiet "$@" \
     --records "$out/$name.jsonl" --json "$out/$name.json" >"$out/$name.txt"
   rm "$out/$name.jsonl"
   head -1 "$out/$name.txt"
