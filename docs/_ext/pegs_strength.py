@@ -126,7 +126,7 @@ def chart_expert(path: Path) -> None:
     axes.set_yticks(range(len(runs)), labels)
     axes.invert_yaxis()
     axes.set_xlim(30, 100)
-    axes.set_xlabel("games won by the expert's team, % (bars: 95% interval; dashed: even)")
+    axes.set_xlabel("games won by the expert's team, % (95% intervals; dashed: even)")
     axes.set_title("Expert against mcts, the same CPU time a move")
     save(plt, figure, path)
 
