@@ -195,7 +195,7 @@ class Results:
 
     def thinking(self) -> dict[str, tuple[float, float | None]]:
         """Per round-robin bot, its mean CPU seconds a move over all its games, and its mean
-        wall-clock seconds a move over the games that recorded them."""
+        wall-clock seconds a move over the runs that recorded them in every game."""
         totals: dict[str, list[float]] = {}
         clock: dict[str, list[float]] = {}
         for match in self.round_robin.values():
