@@ -31,6 +31,7 @@ extensions = [
     "pegs_play",
     "pegs_study",
     "pegs_strength",
+    "pegs_learning",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

@@ -12,14 +12,19 @@ import pytest
 from played import shuffle_hidden
 
 from pegs_rules import (
+    CardsDrawn,
+    Event,
+    GameOver,
     GameState,
     PegsError,
     PlayerView,
     apply,
+    apply_with_events,
     legal_moves,
     new_game,
     parse_notation,
     parse_position,
+    redact,
     view,
 )
 from pegs_rules.bots import (
@@ -34,7 +39,9 @@ from pegs_rules.bots import (
     decide,
     evaluate,
     make_bot,
+    observers,
     peg_value,
+    play,
     playout_turn,
     progress,
     thinking_time,
@@ -342,3 +349,48 @@ def test_easy_beats_random_and_loses_to_medium() -> None:
     assert wins[0] >= 9, wins  # a beginner, not a random mover
     wins = _wins(SimulationConfig(games=16, bots=("medium", "easy"), seed=1))
     assert wins[0] >= 10, wins
+
+
+class Follower(GreedyBot):
+    """A greedy bot that keeps what it is told of the game."""
+
+    def start(self, seen: PlayerView) -> None:
+        self.began = seen
+        self.heard: list[tuple[Event, ...]] = []
+
+    def observe(self, events: tuple[Event, ...]) -> None:
+        self.heard.append(events)
+
+
+def test_observers_hear_every_turn_as_their_seat_may_see_it() -> None:
+    first = new_game(4, seed=11)
+    bots: list[Bot] = [Follower(0), GreedyBot(1), Follower(2), Follower(3)]
+    end = play(bots, first)
+    assert end.winner is not None and not hasattr(bots[1], "heard")
+    followers = [(seat, bot) for seat, bot in enumerate(bots) if isinstance(bot, Follower)]
+    for seat, bot in followers:
+        assert bot.began == view(first, seat)
+        assert len(bot.heard) == end.ply  # every seat's turns, its own too
+        assert bot.heard[-1][-1] == GameOver(end.winner)
+        for turn in bot.heard:
+            for event in turn:
+                if isinstance(event, CardsDrawn):  # only its own draws show their cards
+                    assert (event.cards is None) == (event.seat != seat)
+    # the game again, turn by turn: at each, one legal move does what every follower heard
+    state = first
+    for ply in range(end.ply):
+        heard = {redact(bot.heard[ply], -1) for _, bot in followers}  # every draw hidden
+        assert len(heard) == 1
+        (told,) = heard
+        state = next(
+            after
+            for after, events in (apply_with_events(state, move) for move in legal_moves(state))
+            if redact(events, -1) == told
+        )
+    assert state == end
+
+
+def test_play_needs_a_bot_a_seat() -> None:
+    with pytest.raises(PegsError, match="3 bots for 4 seats"):
+        play([GreedyBot(0)] * 3, new_game(4, seed=1))
+    assert observers([GreedyBot(0), Follower(1)])[0][0] == 1

@@ -325,6 +325,28 @@ def test_simulate_writes_results(run: Runner, tmp_path: Path) -> None:
     assert len((tmp_path / "r.csv").read_text().splitlines()) == 5
 
 
+def test_simulate_records_each_game_and_resumes(run: Runner, tmp_path: Path) -> None:
+    records = tmp_path / "r.jsonl"
+    argv = ["simulate", "--bots", "greedy,random", "--seed", "3", "--quiet"]
+    code, _, _ = run([*argv, "--games", "2", "--records", str(records)])
+    assert code == 0 and len(records.read_text().splitlines()) == 3  # the run, then 2 games
+    code, longer, _ = run([*argv, "--games", "4", "--records", str(records)])
+    assert code == 0 and len(records.read_text().splitlines()) == 5  # 2 more played
+    _, whole, _ = run([*argv, "--games", "4"])
+    assert longer.splitlines()[2:7] == whole.splitlines()[2:7]  # the same wins
+    code, _, err = run(["simulate", "--bots", "greedy", "--records", str(records)])
+    assert code == 2 and "holds the games of another run" in err
+
+
+def test_simulate_help_says_how_games_are_dealt(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["simulate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "SEED * 1,000,000 + I" in help_text and "never share a deal" in help_text
+    assert "--preset PRESET the rules: arizona or standard (default: arizona)" in help_text
+    assert "Rules(" not in help_text and "(default: [])" not in help_text
+
+
 def test_simulate_no_swap_quiet(run: Runner) -> None:
     code, out, err = run(["simulate", "--games", "2", "--bots", "greedy", "--no-swap", "--quiet"])
     assert code == 0 and not err and "not swapped" in out

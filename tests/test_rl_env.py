@@ -6,20 +6,37 @@ import random
 import subprocess
 import sys
 from dataclasses import replace
+from functools import partial
+from typing import Any
 
 import pytest
 
-from pegs_rules import ARIZONA, Rank, new_game, view
+from pegs_rules import (
+    ARIZONA,
+    CardDiscarded,
+    CardPlayed,
+    CardsDrawn,
+    Event,
+    Passed,
+    Rank,
+    apply_with_events,
+    new_game,
+    redact,
+    view,
+)
 from pegs_rules.rules import STANDARD, Nine
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.vector import AutoresetMode, SyncVectorEnv  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]  # noqa: E402
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]  # noqa: E402
 from played import shuffle_hidden  # noqa: E402
 
 from pegs_rules.rl import ActionError, SingleSeatEnv, env, observation, raw_env  # noqa: E402
+from pegs_rules.rl.env import deals_after  # noqa: E402
 
 
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # a dict is PettingZoo's own
@@ -63,8 +80,49 @@ def test_seeded_games_ignore_the_global_generators() -> None:
     game = raw_env(players=4, rules="standard")
     game.reset(seed=7)
     assert game.game == new_game(4, seed=7, rules=STANDARD)
-    game.reset()  # the next seed
-    assert game.game == new_game(4, seed=8, rules=STANDARD)
+    game.reset()  # the next deal, drawn from seed 7
+    assert game.game == new_game(4, seed=deals_after(7).getrandbits(64), rules=STANDARD)
+
+
+def test_parallel_environments_never_replay_each_others_deals() -> None:
+    """A vector of 8 games seeded 0..7, each dealt 100 times (by the vector's own autoreset
+    when a game ends): 800 different deals, and the same 800 when run again."""
+
+    def deals() -> list[tuple[object, ...]]:
+        games = SyncVectorEnv(
+            [lambda: SingleSeatEnv(players=4, bots="random", max_turns=4)] * 8,
+            autoreset_mode=AutoresetMode.SAME_STEP,
+        )
+        seen: list[list[tuple[object, ...]]] = [[] for _ in range(8)]
+
+        def note() -> None:
+            for i, single in enumerate(games.envs):
+                state = single.unwrapped.game.game  # type: ignore[attr-defined]
+                if not seen[i] or seen[i][-1][0] != state.seed:
+                    seen[i].append((state.seed, state.dealer, state.hands))
+
+        masks = games.reset(seed=0)[0]["action_mask"]
+        note()
+        while min(map(len, seen)) < 100:  # a game is truncated after its 4th turn
+            masks = games.step(masks.view(bool).argmax(axis=1))[0]["action_mask"]
+            note()
+        games.close()
+        return [deal for dealt in seen for deal in dealt[:100]]
+
+    first = deals()
+    assert len(first) == 800 and len({deal[1:] for deal in first}) == 800
+    assert deals() == first
+
+
+def test_pettingzoo_environments_seeded_apart_never_meet() -> None:
+    seeds = set()
+    for start in range(8):
+        game = raw_env(players=4)
+        game.reset(seed=start)
+        for _ in range(100):
+            seeds.add(game.game_seed)
+            game.reset()
+    assert len(seeds) == 800
 
 
 def test_a_whole_game_rewards_the_winning_team() -> None:
@@ -149,11 +207,53 @@ def test_an_illegal_action() -> None:
         game.step(bad)
     with pytest.raises(ActionError, match="None is no action"):
         game.step(None)
+    for junk in ("7", 1.5, [3]):
+        with pytest.raises(ActionError, match="not an action"):
+            game.step(junk)  # type: ignore[arg-type]
     wrapped = env(players=4)
     wrapped.reset(seed=2)
     agent = wrapped.agent_selection
-    wrapped.step(bad)  # PettingZoo's wrapper: the game ends, the agent that chose loses
+    with pytest.raises(ActionError, match="not an action"):
+        wrapped.step(game.actions.size)
+    wrapped.step(bad)  # the game ends, the agent that chose loses
     assert wrapped.terminations[agent] and wrapped.rewards[agent] == -1
+    assert f"action {bad}" in wrapped.infos[agent]["illegal_action"]
+
+
+def ends_after_an_illegal_action(game: Any) -> list[tuple[str, float, bool, bool]]:
+    """What each agent is told, from an illegal action at the 5th turn to the end."""
+    game.reset(seed=4)
+    told = []
+    for turn, agent in enumerate(game.agent_iter()):
+        obs, reward, terminated, truncated, _ = game.last()
+        if turn >= 4:
+            told.append((agent, reward, terminated, truncated))
+        if terminated or truncated:
+            game.step(None)
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            game.step(
+                int(legal[0]) if turn != 4 else int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            )
+    return told
+
+
+@pytest.mark.filterwarnings("ignore:.*[Ii]llegal move")
+def test_env_ends_a_game_as_pettingzoos_wrappers_do() -> None:
+    """env() checks actions itself, for speed; what the agents are told is what PettingZoo's
+    own wrappers would tell them."""
+    theirs = wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(
+            wrappers.TerminateIllegalWrapper(raw_env(players=4), illegal_reward=-1)
+        )
+    )
+    told = ends_after_an_illegal_action(env(players=4))
+    assert told == ends_after_an_illegal_action(theirs)
+    chooser = told[0][0]
+    assert sorted(told[1:]) == [
+        (f"player_{seat}", -1.0 if f"player_{seat}" == chooser else 0.0, True, True)
+        for seat in range(4)
+    ]
 
 
 def test_render_and_bad_arguments() -> None:
@@ -223,3 +323,83 @@ def test_the_core_imports_no_optional_dependency() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_history_tells_each_agent_every_turn_as_its_seat_sees_it() -> None:
+    plain, game = raw_env(players=4), raw_env(players=4, history=True)
+    plain.reset(seed=6)
+    game.reset(seed=6)
+    since: dict[str, list[Event]] = {agent: [] for agent in game.possible_agents}
+    acted: set[str] = set()
+    rng = random.Random(6)
+    while not game.game.is_over and game.game.ply < 200:
+        agent = game.agent_selection
+        assert game.infos[agent]["events"] == since[agent]
+        for name in game.possible_agents:  # from the deal until its first turn
+            assert game.infos[name]["new_game"] is (name not in acted)
+        action = rng.choice(sorted(game.legal_moves()))
+        events = apply_with_events(game.game, game.legal_moves()[action])[1]
+        game.step(action)
+        plain.step(action)
+        assert game.game == plain.game  # the same game, told or not
+        since[agent] = []  # from its own turn on
+        acted.add(agent)
+        for seat, name in enumerate(game.possible_agents):
+            since[name] += redact(events, seat)
+    for seat, agent in enumerate(game.possible_agents):
+        heard = game.infos[agent]["events"]
+        assert heard == since[agent]
+        turns = [e.seat for e in heard if isinstance(e, (CardPlayed, CardDiscarded, Passed))]
+        assert turns == [(seat + k) % 4 for k in range(len(turns))]  # its own, then the next
+        for event in heard:
+            if isinstance(event, CardsDrawn):  # only its own draws show their cards
+                assert (event.cards is None) == (event.seat != seat)
+
+
+def test_history_starts_again_with_each_game() -> None:
+    game = raw_env(players=4, history=True)
+    for seed in (3, None):  # a seed given, then the next deal of its own
+        game.reset(seed=seed)
+        assert all(
+            game.infos[agent] == {"events": [], "new_game": True} for agent in game.possible_agents
+        )
+        for _ in range(6):  # every agent acts, and hears of more than its own turns
+            game.step(min(game.legal_moves()))
+        assert all(game.infos[agent]["new_game"] is False for agent in game.possible_agents)
+        assert all(game.infos[agent]["events"] for agent in game.possible_agents)
+
+
+def test_one_seat_is_told_when_a_game_begins() -> None:
+    """In a vector that deals again as soon as a game ends, a row's info says that a game begins
+    exactly when its last one ended (and after the first reset): when the agent should forget."""
+    games = SyncVectorEnv(
+        [
+            partial(SingleSeatEnv, players=4, seat=0, bots="random", max_turns=10, history=True)
+            for _ in range(4)
+        ],
+        autoreset_mode=AutoresetMode.SAME_STEP,
+    )
+    observations, infos = games.reset(seed=11)
+    assert infos["new_game"].tolist() == [True] * 4
+    ended = 0
+    for _ in range(12):
+        actions = [int(np.flatnonzero(mask)[0]) for mask in observations["action_mask"]]
+        observations, _, terminated, truncated, infos = games.step(np.array(actions))
+        assert infos["new_game"].tolist() == (terminated | truncated).tolist()
+        ended += int((terminated | truncated).sum())
+    games.close()
+    assert ended >= 8  # each row's games end after 10 turns: at least two a row
+
+
+def test_one_seat_hears_the_bots_turns() -> None:
+    single = SingleSeatEnv(players=4, seat=0, bots="greedy", history=True)
+    observation, info = single.reset(seed=5)
+    state = single.game.game
+    played = [e for e in info["events"] if isinstance(e, (CardPlayed, CardDiscarded, Passed))]
+    assert [e.seat for e in played] == [(state.dealer + 1 + k) % 4 for k in range(state.ply)]
+    action = int(np.flatnonzero(observation["action_mask"])[0])
+    _, _, _, _, info = single.step(action)
+    assert (
+        isinstance(info["events"][0], (CardPlayed, CardDiscarded)) and info["events"][0].seat == 0
+    )
+    assert SingleSeatEnv(players=4, bots="greedy").reset(seed=5)[1] == {}

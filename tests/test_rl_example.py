@@ -1,26 +1,36 @@
-"""The docs' learning example runs: a few training steps on the vector environment, then a test game.
+"""The docs' learning example: it trains and tests, sees only what its seats may, and the page
+reports the committed run as its records give it.
 
-The full run (minutes of training, 200 test games) is documented with its
-figures in docs/rl.rst, not run here.
+The full run (minutes of training, 400 test games) is reported in docs/rl.rst
+from docs/examples/results/td-learner.json, not run here.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import random
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from played import shuffle_hidden
 
-pytest.importorskip("gymnasium")
+from pegs_rules import apply, legal_moves, new_game, view
+from pegs_rules.bots.evaluation import after, effects_of
+from pegs_rules.simulate import wilson
+
 np = pytest.importorskip("numpy")
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "reinforce.py"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+EXAMPLE = DOCS / "examples" / "td_learner.py"
+RUN = DOCS / "examples" / "results" / "td-learner.json"
 
 
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("reinforce_example", EXAMPLE)
+    spec = importlib.util.spec_from_file_location("td_learner_example", EXAMPLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up by name
@@ -28,15 +38,51 @@ def example() -> ModuleType:
     return module
 
 
-def test_a_few_training_steps_then_a_test_game() -> None:
-    reinforce = example()
-    policy = reinforce.Policy.new(seed=3)
-    done = reinforce.train(policy, seconds=120.0, envs=2, seed=5, max_steps=400)
-    assert done.games >= 1  # the critic learns from the ends of games
-    assert np.count_nonzero(policy.value) > 0
-    touched = np.flatnonzero(policy.bias)
-    assert 0 < len(touched) < policy.bias.size // 10  # only the rows of legal actions moved
-    assert np.count_nonzero(policy.weights[touched]) > 0
-    assert not np.count_nonzero(np.delete(policy.weights, touched, axis=0))
-    wins = reinforce.test(policy, games=1, seed=7)
-    assert wins in (0, 1)
+def test_a_few_games_of_training_then_test_games() -> None:
+    learner = example()
+    value = learner.Value()
+    done = learner.train(value, seconds=60.0, max_games=2)
+    assert done.games == 2 and np.count_nonzero(value.weights) > 0
+    learnt = value.weights.copy()
+    results = learner.test(value, 2)
+    assert len(results) == 2 and set(results) <= {True, False}
+    assert value.learning and (value.weights == learnt).all()  # the test learns nothing
+
+
+def test_the_features_use_only_what_the_seat_may_see() -> None:
+    learner = example()
+    state = new_game(4, seed=3)
+    rng = random.Random(3)
+    while state.ply < 60:
+        state = apply(state, rng.choice(legal_moves(state)))
+    seat = state.turn
+    other = shuffle_hidden(state, seat, rng)
+    assert other.hands != state.hands
+    for game in (state, other):
+        seen = view(game, seat)
+        effects = effects_of(seen)
+        rows = [
+            learner.features(after(seen.pegs, effects, move), list(seen.hand), seen, [False] * 4)
+            for move in legal_moves(game)
+        ]
+        if game is state:
+            first = rows
+    assert rows == first
+    assert len(first[0]) == learner.SIZE
+
+
+def test_the_page_reports_the_committed_run() -> None:
+    run = json.loads(RUN.read_text(encoding="utf-8"))
+    wins, deals = sum(run["test"]), len(run["test"])
+    low, high = wilson(wins, deals)
+    page = (DOCS / "rl.rst").read_text(encoding="utf-8")
+    said = f"won {wins} of {deals} new deals against medium ({wins / deals:.1%}, 95% interval [{low:.1%}, {high:.1%}])"
+    assert said in page
+    assert deals >= 400 and wins / deals >= 0.55 and run["cpu_seconds"] <= 30 * 60
+    trained = f"trained on {run['games']} games in {run['cpu_seconds'] / 60:.1f} minutes of CPU"
+    assert trained in page
+    for games, spent, share in run["curve"][4::5]:
+        assert re.search(
+            rf"after +{games} games \( *{spent / 60:.1f} min\): won {share:.0%} of the last 200",
+            page,
+        )

@@ -6,15 +6,20 @@ import csv
 import io
 import json
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pegs_rules import new_game
 from pegs_rules.simulate import (
+    DEALS_PER_SEED,
+    GameResult,
     ProgressBar,
+    RecordFile,
     SimulationConfig,
     play_game,
+    read_json,
     report,
     simulate,
     wilson,
@@ -125,3 +130,59 @@ def test_progress_bar() -> None:
     assert lines[0].startswith("[----------] 0/20")
     assert lines[-1].startswith("[##########] 20/20")
     assert len(lines) == 11  # a line per tenth when not on a terminal
+
+
+def test_a_stopped_run_resumes_from_its_records(tmp_path: Path) -> None:
+    config = SimulationConfig(games=6, players=4, bots=("greedy", "random"), seed=4)
+    whole = simulate(config)
+    path = tmp_path / "games.jsonl"
+    first = RecordFile(path, replace(config, games=3))  # a shorter run, as if stopped
+    assert first.games == []
+    simulate(replace(config, games=3), on_result=first)
+    with path.open("a", encoding="utf-8") as out:
+        out.write('{"index": 3, "seed": 40')  # the line being written when it stopped
+    records = RecordFile(path, config)
+    assert [game.index for game in records.games] == [0, 1, 2]
+    played: list[int] = []
+
+    def kept(game: GameResult) -> None:
+        records(game)
+        played.append(game.index)
+
+    resumed = simulate(config, played=records.games, on_result=kept)
+    assert played == [3, 4, 5]  # only the games the records lacked
+    key = [(g.seed, g.seats, g.winner, g.plies, g.home) for g in resumed.games]
+    assert key == [(g.seed, g.seats, g.winner, g.plies, g.home) for g in whole.games]
+    assert [g.index for g in RecordFile(path, config).games] == [0, 1, 2, 3, 4, 5]
+    with pytest.raises(ValueError, match="another run"):
+        RecordFile(path, replace(config, bots=("greedy",)))
+
+
+def test_results_read_back_with_their_summary_made_again(tmp_path: Path) -> None:
+    result = simulate(SimulationConfig(games=4, bots=("greedy", "random"), seed=3))
+    write_json(result, tmp_path / "games.json")
+    document = json.loads((tmp_path / "games.json").read_text())
+    document["summary"]["sides"][0]["wins"] = 99  # a summary for people, not read back
+    (tmp_path / "games.json").write_text(json.dumps(document))
+    again = read_json(tmp_path / "games.json")
+    assert again.config == result.config
+
+    def without_times(game: GameResult) -> GameResult:
+        return replace(game, seconds=0, think_seconds=(), think_max=(), think_wall=())
+
+    assert list(map(without_times, again.games)) == list(map(without_times, result.games))
+    assert again.summary.side_wins == result.summary.side_wins == (4, 0)
+    for name, timing in again.summary.timing.items():  # times to the microsecond
+        assert timing.moves == result.summary.timing[name].moves
+        assert timing.seconds == pytest.approx(result.summary.timing[name].seconds, abs=1e-4)
+        assert timing.mean_wall is not None and timing.mean_wall >= timing.mean * 0.5
+    (tmp_path / "bad.json").write_text('{"config": {}}')
+    with pytest.raises(ValueError, match="not a simulation"):
+        read_json(tmp_path / "bad.json")
+
+
+def test_no_two_seeds_share_a_deal() -> None:
+    one, two = SimulationConfig(games=10, seed=1), SimulationConfig(games=10, seed=2)
+    assert not {one.game_seed(i) for i in range(10)} & {two.game_seed(i) for i in range(10)}
+    with pytest.raises(ValueError, match="deals a seed"):
+        SimulationConfig(games=2 * DEALS_PER_SEED + 1)

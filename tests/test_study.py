@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pegs_rules.rules import find_preset, with_rule
-from pegs_rules.simulate import SimulationConfig, play_game
+from pegs_rules.simulate import SimulationConfig, config_from_document, play_game
 
 RESULTS = Path(__file__).resolve().parents[1] / "docs" / "study" / "results"
 RUNS = sorted(RESULTS.glob("*.json"))
@@ -18,18 +17,7 @@ def config_of(data: dict[str, object]) -> SimulationConfig:
     """The :class:`SimulationConfig` that a results file's ``config`` describes."""
     config = data["config"]
     assert isinstance(config, dict)
-    rules = find_preset(config["rules"])
-    for field, value in config["rule_changes"].items():
-        rules = with_rule(rules, field, value)
-    return SimulationConfig(
-        games=config["games"],
-        players=config["players"],
-        bots=tuple(config["bots"]),
-        seed=config["seed"],
-        swap=config["swap"],
-        rules=rules,
-        max_turns=config["max_turns"],
-    )
+    return config_from_document(config)
 
 
 def test_the_study_has_every_run() -> None:

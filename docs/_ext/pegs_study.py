@@ -397,7 +397,7 @@ class ChartDirective(RstDirective):
         return self.parse_rst(
             [
                 f".. figure:: /{GENERATED}/{self.folder}/{path.name}",
-                f"   :alt: {caption}",
+                f"   :alt: {caption.replace('``', '')}",
                 "   :width: 100%",
                 "",
                 f"   {caption}",

@@ -16,6 +16,10 @@ seconds a move):
   and halving kept) against mcts, 0.05 s a move each.
 
 Together with the full expert against mcts (``run.sh``), they say what each idea adds.
+
+Each match is written to ``idea-NAME.json``: its sides and one record a game
+(``index``; ``seed``, the deal; ``swapped``, whether side 0 held the odd seats;
+``winner_side``; ``plies``; each side's CPU seconds thinking and moves).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from pegs_rules import apply, new_game
@@ -66,9 +70,8 @@ def _mcts(seed: int) -> Bot:
     return MctsBot(seed, time_limit=0.05)
 
 
-def play(name: str, index: int) -> tuple[int, int, list[float], list[int]]:
-    """Game ``index`` of match ``name``: the winning side, the turns, each side's CPU seconds
-    thinking and moves."""
+def play(name: str, index: int) -> dict[str, object]:
+    """Game ``index`` of match ``name``: its record (see the module docstring)."""
     deal = 1_000_000 + index // 2
     swapped = index % 2
     factories = bots(name)
@@ -83,35 +86,51 @@ def play(name: str, index: int) -> tuple[int, int, list[float], list[int]]:
         thinking[sides[seat]] += thinking_time() - began
         moves[sides[seat]] += 1
         state = apply(state, move)
-    return state.winner ^ swapped, state.ply, thinking, moves
+    return {
+        "index": index,
+        "seed": deal,
+        "swapped": bool(swapped),
+        "winner_side": state.winner ^ swapped,
+        "plies": state.ply,
+        "think_seconds": [round(seconds, 6) for seconds in thinking],
+        "moves": moves,
+    }
 
 
 def run(name: str, games: int, workers: int, out: Path) -> None:
-    with ProcessPoolExecutor(workers) as pool:
-        results = list(pool.map(play, [name] * games, range(games)))
-    wins = [sum(1 for winner, *_ in results if winner == side) for side in (0, 1)]
-    cpu = [
-        sum(r[2][side] for r in results) / max(1, sum(r[3][side] for r in results))
-        for side in (0, 1)
-    ]
-    first, second, _ = MATCHES[name]
-    document = {
-        "match": name,
-        "players": 4,
-        "sides": [first, second],
-        "games": games,
-        "wins": wins,
-        "cpu_per_move": cpu,
-        "mean_plies": sum(r[1] for r in results) / games,
-    }
+    """Play match ``name`` into ``out/idea-NAME.json``, each game kept in ``idea-NAME.jsonl``
+    as it finishes (so a stopped run carries on when started again)."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"idea-{name}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    low, high = wilson(wins[0], games)
-    print(f"{name}: {first} won {wins[0]} of {games} against {second} [{low:.1%}, {high:.1%}]")
+    records = out / f"idea-{name}.jsonl"
+    done = {}
+    if records.exists():
+        for line in records.read_text(encoding="utf-8").splitlines():
+            try:
+                game = json.loads(line)
+            except json.JSONDecodeError:  # cut short when the run stopped
+                continue
+            done[game["index"]] = game
+    with ProcessPoolExecutor(workers) as pool, records.open("a", encoding="utf-8") as log:
+        todo = [index for index in range(games) if index not in done]
+        for future in as_completed([pool.submit(play, name, index) for index in todo]):
+            game = future.result()
+            done[game["index"]] = game
+            log.write(json.dumps(game, separators=(",", ":")) + "\n")
+            log.flush()
+    first, second, _ = MATCHES[name]
+    rows = ",\n".join(json.dumps(done[index], separators=(",", ":")) for index in range(games))
+    head = json.dumps({"match": name, "players": 4, "sides": [first, second]}, indent=1)
+    (out / f"idea-{name}.json").write_text(
+        f'{head[:-2]},\n "games": [\n{rows}\n ]\n}}\n', encoding="utf-8"
+    )
+    records.unlink()
+    wins = sum(done[index]["winner_side"] == 0 for index in range(games))
+    low, high = wilson(wins, games)
+    print(f"{name}: {first} won {wins} of {games} against {second} [{low:.1%}, {high:.1%}]")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("names", nargs="*", default=list(MATCHES), help="matches to play")
     parser.add_argument("--out", type=Path, default=HERE / "results")
     parser.add_argument("--games", type=int, help="games in every match instead")

@@ -47,6 +47,7 @@ from pegs_rules.rulings import ADDED, RULINGS
 from pegs_rules.serialize import from_json, to_json
 from pegs_rules.simulate import (
     ProgressBar,
+    RecordFile,
     SimulationConfig,
     report,
     simulate,
@@ -463,15 +464,23 @@ def run_simulation(
     *,
     json_path: str | None = None,
     csv_path: str | None = None,
+    records: RecordFile | None = None,
     quiet: bool = False,
     executor: Executor | None = None,
 ) -> int:
-    """Play the games of ``config`` on ``workers`` processes (or ``executor``) and report."""
+    """Play the games of ``config`` on ``workers`` processes (or ``executor``) and report;
+    with ``records``, write each game there as it finishes, and play only the games it lacks."""
     progress = None if quiet else ProgressBar(sys.stderr)
     own = executor is None and workers > 1
     pool = ProcessPoolExecutor(workers, initializer=_ignore_interrupts) if own else executor
     try:
-        result = simulate(config, executor=pool, progress=progress)
+        result = simulate(
+            config,
+            executor=pool,
+            progress=progress,
+            played=() if records is None else records.games,
+            on_result=records,
+        )
     except KeyboardInterrupt:
         if own and pool is not None:  # the workers ignore Ctrl-C: stop them here
             processes = list(getattr(pool, "_processes", {}).values())
@@ -643,6 +652,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         default = action.default
         if (
             "%(default)" in help_text
+            or "(default: " in help_text
             or not action.option_strings
             or default is None
             or default is False
@@ -793,7 +803,7 @@ def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "(needs pegs-rules[cluster]; default: none)",
     )
     sub.add_argument(
-        "--preset", type=preset, default=ARIZONA, help="the rules: arizona or standard"
+        "--preset", type=preset, default="arizona", help="the rules: arizona or standard"
     )
     sub.add_argument(
         "--rule",
@@ -801,9 +811,17 @@ def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="append",
         default=[],
         metavar="FIELD=VALUE",
-        help="a house rule as position text writes it (nine=plain, two_swap=true); repeatable",
+        help="a house rule as position text writes it (nine=plain, two_swap=true); "
+        "repeatable (default: none)",
     )
-    sub.add_argument("--seed", type=int, default=0, help="the seed of the first game")
+    sub.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="all chance comes from it: game I is dealt from seed SEED * 1,000,000 + I, "
+        "or + I // 2 with --swap (each deal played twice), so runs with different seeds "
+        "never share a deal",
+    )
     sub.add_argument(
         "--swap",
         action=argparse.BooleanOptionalAction,
@@ -821,6 +839,13 @@ def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     sub.add_argument(
         "--csv", metavar="FILE", help="write per-game results as CSV to FILE (default: none)"
+    )
+    sub.add_argument(
+        "--records",
+        metavar="FILE",
+        help="write each game to FILE (JSON Lines) as soon as it finishes; if FILE holds "
+        "games of the same run (a run stopped half-way, or a shorter one), they are kept "
+        "and not played again (default: none)",
     )
     sub.add_argument(
         "--quiet", action="store_true", help="no progress bar (default: show one on stderr)"
@@ -844,7 +869,12 @@ def run_simulate(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"pegs simulate: {error}", file=sys.stderr)
         return 2
-    files = {"json_path": args.json, "csv_path": args.csv, "quiet": args.quiet}
+    try:
+        records = None if args.records is None else RecordFile(args.records, config)
+    except (ValueError, OSError) as error:  # another run's records, or no file to be had
+        print(f"pegs simulate: {error}", file=sys.stderr)
+        return 2
+    files = {"json_path": args.json, "csv_path": args.csv, "records": records, "quiet": args.quiet}
     if args.scheduler is None:
         return run_simulation(config, args.workers, **files)
     try:

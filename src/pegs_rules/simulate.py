@@ -45,26 +45,32 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pegs_rules.bots import decide, make_bot, thinking_time
-from pegs_rules.rules import ARIZONA, PRESETS, Rules, rule_text
+from pegs_rules.bots import decide, make_bot, observers, take_turn, tell_start, thinking_time
+from pegs_rules.rules import ARIZONA, PRESETS, Rules, find_preset, rule_text, with_rule
 from pegs_rules.state import new_game
-from pegs_rules.turn import apply
 
 __all__ = [
+    "DEALS_PER_SEED",
     "GameResult",
     "ProgressBar",
+    "RecordFile",
     "Simulation",
     "SimulationConfig",
     "Summary",
+    "config_document",
+    "config_from_document",
+    "game_from_row",
     "play_game",
+    "read_json",
     "report",
     "rule_changes",
     "simulate",
@@ -73,6 +79,8 @@ __all__ = [
     "write_json",
 ]
 
+DEALS_PER_SEED = 1_000_000
+"""The most deals a run plays; run ``seed`` deals from seeds ``seed * DEALS_PER_SEED`` on."""
 Progress = Callable[[int, int], None]
 """Called with (games done, games in all) as games finish."""
 
@@ -88,7 +96,10 @@ class SimulationConfig:
             seats in turn: seat ``s`` gets ``bots[s % len(bots)]``.
         seed: all chance derives from it; game ``i`` is dealt from
             ``seed * 1_000_000 + deal`` where ``deal`` is ``i`` (or ``i // 2``
-            with ``swap``), and each game's bots get seeds of their own.
+            with ``swap``), and each game's bots get seeds of their own. No
+            two games of a run share a deal (the second of a swapped pair
+            aside), nor do two runs with different seeds: a run holds at most
+            :data:`DEALS_PER_SEED` deals.
         swap: play each deal twice, the second time with every bot one seat on
             (the two teams' line-ups trade places).
         rules: the rules in force.
@@ -122,10 +133,15 @@ class SimulationConfig:
             make_bot(name)  # raises ValueError for an unknown name
         if self.max_turns < 1:
             raise ValueError(f"max_turns: at least 1, not {self.max_turns!r}")
+        if self.games > DEALS_PER_SEED * (2 if self.swap else 1):
+            raise ValueError(
+                f"games: at most {DEALS_PER_SEED:,} deals a seed (twice as many games with "
+                "swap), so that no two seeds deal the same game; run more seeds"
+            )
 
     def game_seed(self, index: int) -> int:
         """The seed game ``index`` is dealt from."""
-        return self.seed * 1_000_000 + (index // 2 if self.swap else index)
+        return self.seed * DEALS_PER_SEED + (index // 2 if self.swap else index)
 
     def swapped(self, index: int) -> bool:
         """Whether game ``index`` has the bots one seat on."""
@@ -164,6 +180,9 @@ class GameResult:
         moves: per seat, how many moves its bot chose.
         home: per team, how many of its pegs were home at the end (the
             loser's count says how close the game was).
+        think_wall: per seat, the wall-clock time its bot spent choosing (what a person
+            waiting for the bot sees; on a busy machine, more than ``think_seconds``);
+            ``None`` in records written before simulations kept it.
     """
 
     index: int
@@ -178,6 +197,7 @@ class GameResult:
     think_max: tuple[float, ...]
     moves: tuple[int, ...]
     home: tuple[int, int]
+    think_wall: tuple[float, ...] | None = None
 
     @property
     def first_team(self) -> int:
@@ -203,20 +223,24 @@ def play_game(config: SimulationConfig, index: int) -> GameResult:
         make_bot(name, (seed * 2 + config.swapped(index)) * 16 + seat)
         for seat, name in enumerate(seats)
     ]
+    watching = observers(bots)
+    tell_start(watching, state)
     first = state.turn
     think = [0.0] * config.players
     longest = [0.0] * config.players
+    wall = [0.0] * config.players
     moves = [0] * config.players
     began = time.perf_counter()
     while state.winner is None and state.ply < config.max_turns:
         seat = state.turn
-        start = thinking_time()
+        start, start_wall = thinking_time(), time.perf_counter()
         move = decide(bots[seat], state)
         spent = thinking_time() - start
+        wall[seat] += time.perf_counter() - start_wall
         think[seat] += spent
         longest[seat] = max(longest[seat], spent)
         moves[seat] += 1
-        state = apply(state, move)
+        state = take_turn(watching, state, move)
     return GameResult(
         index=index,
         seed=seed,
@@ -228,6 +252,7 @@ def play_game(config: SimulationConfig, index: int) -> GameResult:
         seconds=time.perf_counter() - began,
         think_seconds=tuple(think),
         think_max=tuple(longest),
+        think_wall=tuple(wall),
         moves=tuple(moves),
         home=(state.team_pegs_home(0), state.team_pegs_home(1)),
     )
@@ -246,15 +271,26 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class BotTiming:
-    """How long one bot took to choose: ``moves`` choices, ``seconds`` in all, ``longest``."""
+    """How long one bot took to choose: ``moves`` choices, ``seconds`` of CPU time in all,
+    the ``longest`` choice (CPU), and ``wall`` seconds on the clock in all (``None`` if a
+    game's record did not keep it)."""
 
     moves: int
     seconds: float
     longest: float
+    wall: float | None = 0.0
 
     @property
     def mean(self) -> float:
+        """CPU seconds a move."""
         return self.seconds / self.moves if self.moves else 0.0
+
+    @property
+    def mean_wall(self) -> float | None:
+        """Wall-clock seconds a move, if known."""
+        if self.wall is None:
+            return None
+        return self.wall / self.moves if self.moves else 0.0
 
 
 @dataclass(frozen=True)
@@ -302,6 +338,9 @@ def summarize(config: SimulationConfig, games: Sequence[GameResult]) -> Summary:
                 old.moves + game.moves[seat],
                 old.seconds + game.think_seconds[seat],
                 max(old.longest, game.think_max[seat]),
+                None
+                if old.wall is None or game.think_wall is None
+                else old.wall + game.think_wall[seat],
             )
     plies = [g.plies for g in done]
     return Summary(
@@ -333,25 +372,37 @@ def simulate(
     *,
     executor: Executor | None = None,
     progress: Progress | None = None,
+    played: Sequence[GameResult] = (),
+    on_result: Callable[[GameResult], None] | None = None,
 ) -> Simulation:
-    """Play every game of ``config``, on ``executor`` if given (see the module docstring)."""
+    """Play every game of ``config``, on ``executor`` if given (see the module docstring).
+
+    ``played`` holds games of ``config`` already played (by an earlier run that
+    was stopped: see :class:`RecordFile`); they are kept, not played again.
+    ``on_result`` is called with each game this call plays as soon as it finishes.
+    """
     began = time.perf_counter()
     total = config.games
-    results: list[GameResult] = []
+    results = [game for game in played if game.index < total]
+    todo = sorted(set(range(total)) - {game.index for game in results})
+
+    def finished(game: GameResult) -> None:
+        results.append(game)
+        if on_result is not None:
+            on_result(game)
+        if progress is not None:
+            progress(len(results), total)
+
     if progress is not None:
-        progress(0, total)
+        progress(len(results), total)
     if executor is None:
-        for index in range(total):
-            results.append(play_game(config, index))
-            if progress is not None:
-                progress(len(results), total)
+        for index in todo:
+            finished(play_game(config, index))
     else:
-        futures = [executor.submit(play_game, config, index) for index in range(total)]
+        futures = [executor.submit(play_game, config, index) for index in todo]
         try:
             for future in as_completed(futures):
-                results.append(future.result())
-                if progress is not None:
-                    progress(len(results), total)
+                finished(future.result())
         except BaseException:
             for future in futures:
                 future.cancel()
@@ -431,9 +482,10 @@ def report(simulation: Simulation) -> str:
         f"({s.mean_plies / config.players:.1f} rounds; shortest {s.min_plies}, longest {s.max_plies})"
     )
     for name, t in sorted(s.timing.items()):
+        wall = "" if t.mean_wall is None else f" ({t.mean_wall * 1000:.1f} ms on the clock)"
         lines.append(
-            f"bot {name}: {t.mean * 1000:.1f} ms (CPU) a move on average, longest {t.longest:.3f} s "
-            f"({t.moves} moves)"
+            f"bot {name}: {t.mean * 1000:.1f} ms (CPU) a move on average{wall}, "
+            f"longest {t.longest:.3f} s ({t.moves} moves)"
         )
     return "\n".join(lines)
 
@@ -443,6 +495,8 @@ def _row(game: GameResult) -> dict[str, Any]:
     data["seconds"] = round(game.seconds, 6)
     data["think_seconds"] = [round(t, 6) for t in game.think_seconds]
     data["think_max"] = [round(t, 6) for t in game.think_max]
+    if game.think_wall is not None:
+        data["think_wall"] = [round(t, 6) for t in game.think_wall]
     data["seats"] = list(game.seats)
     data["first_team"] = game.first_team
     data["winner_side"] = game.winner_side
@@ -468,6 +522,59 @@ def rule_changes(rules: Rules) -> dict[str, str]:
     }
 
 
+def config_document(config: SimulationConfig) -> dict[str, Any]:
+    """``config`` as :func:`write_json` writes it (and :func:`config_from_document` reads it)."""
+    return {
+        "games": config.games,
+        "players": config.players,
+        "bots": list(config.bots),
+        "seed": config.seed,
+        "swap": config.swap,
+        "rules": config.rules.name,
+        "rule_changes": rule_changes(config.rules),
+        "max_turns": config.max_turns,
+    }
+
+
+def config_from_document(document: Mapping[str, Any]) -> SimulationConfig:
+    """The :class:`SimulationConfig` that :func:`config_document` wrote as ``document``.
+
+    Raises :class:`ValueError` for a document that names no valid config.
+    """
+    try:
+        rules = find_preset(document["rules"])
+        for name, value in document["rule_changes"].items():
+            rules = with_rule(rules, name, value)
+        return SimulationConfig(
+            games=document["games"],
+            players=document["players"],
+            bots=tuple(document["bots"]),
+            seed=document["seed"],
+            swap=document["swap"],
+            rules=rules,
+            max_turns=document["max_turns"],
+        )
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"not a simulation's config: {error!r}") from None
+
+
+def read_json(path: str | Path) -> Simulation:
+    """The simulation that :func:`write_json` wrote to ``path``, its summary made again from
+    the games (not read from the file's ``summary``, which is there for people to read).
+
+    Raises :class:`ValueError` for a file that is not one, :class:`OSError` if it cannot
+    be read.
+    """
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        config = config_from_document(document["config"])
+        games = tuple(game_from_row(row) for row in document["games"])
+        seconds = float(document["summary"]["seconds"])
+    except (json.JSONDecodeError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a simulation's results ({error!r})") from None
+    return Simulation(config, games, summarize(config, games), seconds)
+
+
 def write_json(simulation: Simulation, path: str | Path) -> None:
     """Write the config, the summary and every game's result as one JSON document.
 
@@ -476,20 +583,10 @@ def write_json(simulation: Simulation, path: str | Path) -> None:
     The config names the preset and, under ``rule_changes``, every house rule
     that differs from it, in the form ``pegs simulate --rule`` reads.
     """
-    config = simulation.config
     s = simulation.summary
     n = s.finished
     document = {
-        "config": {
-            "games": config.games,
-            "players": config.players,
-            "bots": list(config.bots),
-            "seed": config.seed,
-            "swap": config.swap,
-            "rules": config.rules.name,
-            "rule_changes": rule_changes(config.rules),
-            "max_turns": config.max_turns,
-        },
+        "config": config_document(simulation.config),
         "summary": {
             "games": s.games,
             "unfinished": s.unfinished,
@@ -514,7 +611,12 @@ def write_json(simulation: Simulation, path: str | Path) -> None:
             "mean_plies": s.mean_plies,
             "seconds": simulation.seconds,
             "timing": {
-                name: {"moves": t.moves, "mean_seconds": t.mean, "longest_seconds": t.longest}
+                name: {
+                    "moves": t.moves,
+                    "mean_seconds": t.mean,
+                    "mean_wall_seconds": t.mean_wall,
+                    "longest_seconds": t.longest,
+                }
                 for name, t in sorted(s.timing.items())
             },
         },
@@ -552,3 +654,88 @@ def write_csv(simulation: Simulation, path: str | Path) -> None:
             row["winner_side"] = "" if game.winner_side is None else game.winner_side
             row["seconds"] = f"{game.seconds:.3f}"
             writer.writerow(row)
+
+
+def game_from_row(row: Mapping[str, Any]) -> GameResult:
+    """The :class:`GameResult` that :func:`write_json` (or a :class:`RecordFile`) wrote as ``row``.
+
+    Raises :class:`ValueError` for a row that is not one.
+    """
+    wall = row.get("think_wall")
+    try:
+        return GameResult(
+            index=int(row["index"]),
+            seed=int(row["seed"]),
+            seats=tuple(str(name) for name in row["seats"]),
+            swapped=bool(row["swapped"]),
+            first_seat=int(row["first_seat"]),
+            winner=None if row["winner"] is None else int(row["winner"]),
+            plies=int(row["plies"]),
+            seconds=float(row["seconds"]),
+            think_seconds=tuple(float(t) for t in row["think_seconds"]),
+            think_max=tuple(float(t) for t in row["think_max"]),
+            moves=tuple(int(n) for n in row["moves"]),
+            home=(int(row["home"][0]), int(row["home"][1])),
+            think_wall=None if wall is None else tuple(float(t) for t in wall),
+        )
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise ValueError(f"not a game's record: {error!r}") from None
+
+
+class RecordFile:
+    """Every game of a run written to a file the moment it finishes, so that a run stopped
+    half-way (a crash, Ctrl-C, a machine needed for other work) can be resumed.
+
+    The file is JSON Lines: the first line is ``{"config": ...}`` (as
+    :func:`write_json` writes it), each further line one game (a row of
+    :func:`write_json`'s ``games``), in the order the games finished. Opening
+    an existing file reads the games it holds into :attr:`games` (a last line
+    cut short by the stop is dropped); its config must be the same as
+    ``config`` but for the number of games, so a run can also be made longer.
+    Pass :attr:`games` as :func:`simulate`'s ``played`` and the record file as
+    its ``on_result``::
+
+        records = RecordFile("games.jsonl", config)
+        simulate(config, played=records.games, on_result=records)
+
+    ``pegs simulate --records FILE`` does this.
+
+    Raises :class:`ValueError` if the file holds another run's games.
+    """
+
+    def __init__(self, path: str | Path, config: SimulationConfig) -> None:
+        self.path = Path(path)
+        self.games: list[GameResult] = []
+        """The games the file held when opened."""
+        head = config_document(config)
+        if self.path.exists():
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+            try:
+                found = json.loads(lines[0])["config"] if lines else None
+            except (json.JSONDecodeError, TypeError, KeyError):
+                found = None
+            if not isinstance(found, dict) or {**found, "games": config.games} != head:
+                raise ValueError(f"{self.path} holds the games of another run, or no run's")
+            seen = set()
+            for number, line in enumerate(lines[1:], start=2):
+                try:
+                    game = game_from_row(json.loads(line))
+                except (json.JSONDecodeError, ValueError):
+                    if number == len(lines):  # the line being written when the run stopped
+                        break
+                    raise ValueError(f"{self.path}, line {number}: not a game's record") from None
+                if game.index not in seen:
+                    seen.add(game.index)
+                    self.games.append(game)
+        rows = [json.dumps({"config": head}, separators=(",", ":"))]
+        rows += [json.dumps(_row(game), separators=(",", ":")) for game in self.games]
+        partial = self.path.with_name(self.path.name + ".partial")
+        partial.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        os.replace(partial, self.path)
+
+    def __call__(self, game: GameResult) -> None:
+        """Append ``game`` to the file, flushed to the disk."""
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(_row(game), separators=(",", ":")) + "\n")
+            out.flush()
+            os.fsync(out.fileno())

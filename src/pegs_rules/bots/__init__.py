@@ -33,11 +33,22 @@ The levels a person chooses from (:data:`LEVELS`), weakest first:
 :mod:`~pegs_rules.bots.simple` (random, easy, greedy),
 :mod:`~pegs_rules.bots.search` (mcts and what searches share),
 :mod:`~pegs_rules.bots.expert`, :mod:`~pegs_rules.bots.levels` (names, :func:`make_bot`)
-and :mod:`~pegs_rules.bots.bot` (the protocol and the clock bots think by). The
+and :mod:`~pegs_rules.bots.bot` (the protocols, :func:`play`, and the clock bots think
+by). A bot may also follow the game between its turns, told of every seat's moves
+and of the start of each game (:class:`Observer`). The
 docs' page "How strong are the bots" rates them all on one scale.
 """
 
-from pegs_rules.bots.bot import Bot, decide, thinking_time
+from pegs_rules.bots.bot import (
+    Bot,
+    Observer,
+    decide,
+    observers,
+    play,
+    take_turn,
+    tell_start,
+    thinking_time,
+)
 from pegs_rules.bots.evaluation import (
     HOME_VALUE,
     OPPONENT_RISK,
@@ -65,12 +76,17 @@ __all__ = [
     "GreedyBot",
     "Level",
     "MctsBot",
+    "Observer",
     "RandomBot",
     "decide",
     "evaluate",
     "make_bot",
+    "observers",
     "peg_value",
+    "play",
     "playout_turn",
     "progress",
+    "take_turn",
+    "tell_start",
     "thinking_time",
 ]

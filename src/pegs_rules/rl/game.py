@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+from array import array
 from functools import cache
 from typing import Final
 
@@ -58,6 +59,11 @@ Option = tuple[Rank | None, int, list[int]]
 """A legal move as the generator found it: the card (``None``: pass), its play key (0 for a
 discard or a pass) and its change codes (none for a discard or a pass)."""
 
+_REMEMBERED: Final = 1 << 16
+"""The most splits of one card remembered (see :attr:`_Layout.splits`)."""
+_NUMBERS: Final = range(1, max(Rank) + 1)
+"""The ranks as plain numbers (an enum member indexes more slowly)."""
+_FLOAT32: Final = np.dtype(np.float32)
 _JOKER: Final = Rank.JOKER
 _TWO: Final = Rank.TWO
 _SEVEN: Final = Rank.SEVEN
@@ -90,6 +96,10 @@ class NumberedGame:
             counts[card] += 1
         self.discards = counts
         """How many of each rank lie on the discard pile, by rank."""
+        self.shares = array(
+            "f", [counts[rank] / self.deck[rank] if counts[rank] else 0.0 for rank in _NUMBERS]
+        )
+        """The discard pile's part of an observation: each rank's share of its copies."""
         self._reshuffles = state.reshuffles
         self._state: GameState | None = state
         self._options: dict[int, Option] | None = None
@@ -146,24 +156,41 @@ class NumberedGame:
         numbers = self._peg_numbers(me)
         size = board.size
         key_size = board.key
-        length = self.layout.length
-        pegs = self.layout.pegs
+        layout = self.layout
+        length = layout.length
         corner = SIDE_HOLES * me + 1  # the slot of the acting seat's first hole
         for rank, plays in found:
+            if rank is _JOKER:  # onto any peg: by the hole
+                base = offsets.joker
+                for key, changes in plays.items():
+                    first = key // key_size  # src: the colour's seat * size + the slot
+                    hole = (first % size - corner) % length
+                    options[base + numbers[first // size] * length + hole] = (rank, key, changes)
+                continue
+            base = offsets.play + (rank - 1) * layout.pegs * 2  # one peg: by the route
+            known = layout.splits[rank]
             for key, changes in plays.items():
                 first, second = divmod(key, key_size)
-                src = first // size
-                peg = numbers[src]  # src: the colour's seat * size + the slot
-                dst = first % size
+                peg = numbers[first // size]
                 if not second:
-                    if rank is _JOKER:
-                        action = offsets.joker + peg * length + (dst - corner) % length
-                    else:
-                        action = offsets.play + ((rank - 1) * pegs + peg) * 2 + (dst > length)
+                    action = base + peg * 2 + (first % size > length)
                 elif rank is _TWO:
-                    action = offsets.swap + peg * length + (dst - corner) % length
+                    action = offsets.swap + peg * length + (first % size - corner) % length
                 else:
-                    action = self._split(rank, key, peg, changes, numbers)
+                    split = known.get(key)
+                    if split is None:
+                        if len(known) > _REMEMBERED:
+                            known.clear()
+                        split = known[key] = self._split_parts(rank, first, second - 1)
+                    other, fixed = split  # the second part's colour and slot; see _split_parts
+                    if (
+                        other >= 0
+                        and other != first // size
+                        and other % size in board.pegs[other // size]
+                    ):
+                        action = fixed + layout.peg1 * peg + 3 * numbers[other]
+                    else:  # the second part moves a peg that the first knocked on
+                        action = self._split(rank, first, second - 1, peg, changes, numbers)
                 options[action] = (rank, key, changes)
         if not playable:  # turn.discard
             for rank in ranks:
@@ -186,14 +213,19 @@ class NumberedGame:
         return numbers
 
     def _split(
-        self, rank: Rank, key: int, peg1: int, changes: list[int], numbers: dict[int, int]
+        self,
+        rank: Rank,
+        first: int,
+        second: int,
+        peg1: int,
+        changes: list[int],
+        numbers: dict[int, int],
     ) -> int:
-        """The number of the split of ``rank`` keyed ``key`` (``changes``: every change it
-        makes, knock-ons included; ``peg1``: the number of the peg its first part moves)."""
+        """The number of the split of ``rank`` whose parts make changes ``first`` and
+        ``second`` (``changes``: every change it makes, knock-ons included; ``peg1``: the
+        number of the peg its first part moves)."""
         board = self.board
         size = board.size
-        first, second = divmod(key, board.key)
-        second -= 1
         parts = self.layout.parts
         part1 = parts.get(first)
         if part1 is None:
@@ -201,9 +233,10 @@ class NumberedGame:
         part2 = parts.get(second)
         if part2 is None:
             part2 = self._part(second)
-        seat2, src2 = divmod(second // size, size)
+        colour_slot = second // size
+        seat2, src2 = divmod(colour_slot, size)
         before = src2
-        if src2 not in board.pegs[seat2] or second // size == first // size:
+        if colour_slot == first // size or src2 not in board.pegs[seat2]:
             # the first part knocked this peg on to src2, its in-spot: from where?
             before = -1
             for change in changes[1 : changes.index(second)]:
@@ -217,6 +250,25 @@ class NumberedGame:
         card = 0 if rank is _SEVEN else 1
         index = ((card * pegs + peg1) * MAX_PART * 3 + part1) * pegs + peg2
         return self.layout.offsets.split + index * 3 + part2 % 3
+
+    def _split_parts(self, rank: Rank, first: int, second: int) -> tuple[int, int]:
+        """What the number of a split of ``rank`` whose parts make changes ``first`` and
+        ``second`` owes to the parts alone: the colour and slot of the peg the second part
+        moves (``seat * slots + slot``), and the number less what the pegs' numbers add
+        (``peg1`` times :attr:`_Layout.peg1`, ``3 * peg2``); -1 and 0 if no number names it."""
+        parts = self.layout.parts
+        part1 = parts.get(first)
+        if part1 is None:
+            part1 = self._part(first)
+        part2 = parts.get(second)
+        if part2 is None:
+            part2 = self._part(second)
+        if part1 < 0:
+            return -1, 0
+        pegs = self.layout.pegs
+        card = 0 if rank is _SEVEN else 1
+        fixed = ((card * pegs * MAX_PART * 3 + part1) * pegs) * 3 + part2 % 3
+        return second // self.board.size, self.layout.offsets.split + fixed
 
     def _part(self, change: int) -> int:
         """The split part of change code ``change`` as ``(holes - 1) * 3 + kind`` (see
@@ -292,9 +344,11 @@ class NumberedGame:
         board.team = table.turn & 1
         if card is not None:
             self.discards[card] += 1
+            self.shares[card - 1] = self.discards[card] / self.deck[card]
         if table.deal.reshuffles != self._reshuffles:  # the discard pile became the draw pile
             self._reshuffles = table.deal.reshuffles
             self.discards = [0] * (len(Rank) + 1)
+            self.shares = array("f", bytes(4 * len(Rank)))
         self._state = state
         self._options = None
 
@@ -303,39 +357,38 @@ class NumberedGame:
     # ------------------------------------------------------------------
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """What ``seat`` observes: :func:`~pegs_rules.rl.observation` of its view."""
+        """What ``seat`` observes: :func:`~pegs_rules.rl.observation` of its view.
+
+        Written into a Python ``array`` of ``float32`` (a store there costs a
+        fraction of one into a numpy array) that numpy then takes over, uncopied.
+        """
         layout = self.layout
-        players = layout.players
-        hands = self.table.hands
-        board = self.board
-        start = board.start
-        out = np.zeros(layout.size, dtype=np.float32)
-        holes = []
+        table = self.table
+        hands = table.hands
+        out = layout.blank[:]
         index = layout.index[seat]
-        for other, slots in enumerate(board.pegs):
+        for other, slots in enumerate(self.board.pegs):
             row = index[other]
-            holes += [row[slot] for slot in slots if slot]
-        out[holes] = 1.0
+            for slot in slots:
+                if slot:
+                    out[row[slot]] = 1.0
+        # the rest, from the pegs in start on: only what is not 0 is written
         cap = self.cap
+        start = self.board.start
         at = layout.starts
-        for r in range(players):
-            other = (seat + r) % players
+        sizes = layout.sizes
+        for r, other in enumerate(layout.order[seat]):
             if start[other]:
                 out[at + r] = start[other] / PEGS_PER_SEAT
-            out[layout.sizes + r] = len(hands[other]) / cap
+            out[sizes + r] = len(hands[other]) / cap
         hand = hands[seat]
         at = layout.hand - 1
         for card in set(hand):
             out[at + card] = hand.count(card) / cap
-        at = layout.discards - 1
-        deck = self.deck
-        for rank, count in enumerate(self.discards):
-            if count:
-                out[at + rank] = count / deck[rank]
-        table = self.table
-        out[layout.draw] = (len(table.deal.cards) - table.drawn) / deck[0]
-        out[layout.draw + 1 + (table.turn - seat) % players] = 1.0
-        return out
+        out[layout.discards : layout.draw] = self.shares
+        out[layout.draw] = (len(table.deal.cards) - table.drawn) / self.deck[0]
+        out[layout.draw + 1 + (table.turn - seat) % layout.players] = 1.0
+        return np.frombuffer(out, _FLOAT32)
 
 
 def _slot(location: int, length: int) -> int:
@@ -371,6 +424,8 @@ class _Layout:
         self.length = length = SIDE_HOLES * players
         self.offsets = _Offsets(space)
         self.size = observation_size(players)
+        self.blank = array("f", bytes(4 * self.size))
+        """An observation of zeros, to copy."""
         homes = players * length
         self.starts = homes + players * HOME_HOLES
         self.hand = self.starts + players
@@ -397,7 +452,13 @@ class _Layout:
             + [length + k for k in range(1, HOME_HOLES + 1)]
             for seat in range(players)
         ]
+        # order[seat]: the seats from `seat` on, as it sees them
+        self.order = [[(seat + r) % players for r in range(players)] for seat in range(players)]
         self.parts: dict[int, int] = {}
+        self.splits: dict[Rank, dict[int, tuple[int, int]]] = {rank: {} for rank in Rank}
+        """Each split met so far, by card and play key (see :meth:`NumberedGame._split_parts`)."""
+        self.peg1 = MAX_PART * 3 * space.pegs * 3
+        """What one more in a split's first peg number adds to its action number."""
         """Each split part met so far, by change code (see :meth:`NumberedGame._part`)."""
         self.pegs = space.pegs
 

@@ -7,7 +7,12 @@ rewards are those of :mod:`pegs_rules.rl.env` for that seat: an observation
 is a dict of ``observation`` and ``action_mask``; the episode ends when a team
 wins (reward 1 if it is the agent's, else -1), when the agent chooses an
 action the mask does not allow (reward -1), or is truncated after
-``max_turns`` turns.
+``max_turns`` turns. With ``history=True``, ``info["events"]`` holds what every
+turn since the agent's last did, as its seat may see it, and
+``info["new_game"]`` is ``True`` in the info :meth:`~SingleSeatEnv.reset`
+returns (the events since the deal: the bots' turns before the agent's first)
+and ``False`` in those of :meth:`~SingleSeatEnv.step` (see
+:mod:`pegs_rules.rl.env`).
 
 >>> from pegs_rules.rl import SingleSeatEnv
 >>> game = SingleSeatEnv(players=4, seat=0, bots="greedy")
@@ -41,6 +46,8 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
         rules: a :class:`~pegs_rules.Rules` object or a preset's name.
         max_turns: turns after which the episode is truncated.
         render_mode: ``"ansi"`` for :meth:`render` to return the board as text.
+        history: tell the agent what each turn did (``info["events"]``) and
+            when a game begins (``info["new_game"]``).
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium declares it an instance field
@@ -53,8 +60,9 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
         rules: Rules | str = "arizona",
         max_turns: int = 20_000,
         render_mode: str | None = None,
+        history: bool = False,
     ) -> None:
-        self.game = raw_env(players, rules, max_turns, render_mode)
+        self.game = raw_env(players, rules, max_turns, render_mode, history=history)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat: 0 .. {players - 1}, not {seat!r}")
         self.seat = seat
@@ -87,7 +95,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
             for i, s in enumerate(others)
         }
         self._bots_play()
-        return self.game.observe(self.agent), {}
+        return self.game.observe(self.agent), self._info()
 
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Make the agent's move numbered ``action``, then let the bots play up to its next turn.
@@ -98,13 +106,22 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
         try:
             self.game.step(action)
         except ActionError as error:
-            return self.game.observe(self.agent), -1.0, True, False, {"illegal_action": str(error)}
+            info = {**self._info(), "illegal_action": str(error)}
+            return self.game.observe(self.agent), -1.0, True, False, info
         self._bots_play()
         state = self.game.game
         terminated = state.winner is not None
         reward = 0.0 if state.winner is None else 1.0 if state.winner == self.seat % 2 else -1.0
         truncated = not terminated and state.ply >= self.game.max_turns
-        return self.game.observe(self.agent), reward, terminated, truncated, {}
+        return self.game.observe(self.agent), reward, terminated, truncated, self._info()
+
+    def _info(self) -> dict[str, Any]:
+        """The agent's info: with ``history``, its events and whether they run from the deal;
+        else nothing."""
+        if not self.game.history:
+            return {}
+        info = self.game.infos[self.agent]
+        return {"events": list(info["events"]), "new_game": info["new_game"]}
 
     def _bots_play(self) -> None:
         game = self.game
