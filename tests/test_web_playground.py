@@ -1245,7 +1245,8 @@ def check_the_header_said_what_happened(seen: list[dict[str, Any]], clicked: flo
     assert {s["sentence"].split("…")[0] for s in loading} == {"Loading the rules engine"}
     assert all(s["indeterminate"] for s in loading), "the bar moves: never one standing still"
     ready = next(s for s in seen if s["ready"])
-    assert ready["sentence"].startswith("Engine ready: pegs-rules ")
+    version = json.loads((ROOT / "js" / "package.json").read_text(encoding="utf-8"))["version"]
+    assert ready["sentence"].startswith(f"Engine ready: pegs-rules {version} (TypeScript)")
     promised = [s["sentence"] for s in loading if s["t"] > clicked]
     assert promised and all(
         text.endswith("… Your game starts once the engine is ready.") for text in promised

@@ -46,10 +46,11 @@ export class LocalTransport {
     this.notices.add(listener);
   }
 
-  /** The engine is this page's own module (index.html preloads it with the page). */
+  /** The engine is this page's own module (index.html preloads it with the page); the answer
+   * names it, beside the Python library's `hello` that the build wrote. */
   async connect() {
     pegs = await import("./pegs-rules.js");
-    return this.hello;
+    return { ...this.hello, engine: `pegs-rules ${pegs.VERSION} (TypeScript)` };
   }
 
   // -- playing a game -----------------------------------------------------------------------

@@ -258,7 +258,7 @@ async function main() {
   });
 
   const where = transport.kind === "local" ? "running in this page" : "on the server";
-  status.ready(`Engine ready: pegs-rules ${hello.version}, ${where}.`);
+  status.ready(`Engine ready: ${hello.engine ?? `pegs-rules ${hello.version}`}, ${where}.`);
   ready = true;
   if (wanted) await busy(Promise.resolve(wanted()));
   else await busy(openFromUrl(params, { go, game, lawyer, viewer, startGame, openRecord, transport }));

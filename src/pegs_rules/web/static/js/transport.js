@@ -29,7 +29,8 @@
 //
 //   connect(): Promise<Hello>
 //       Resolves once the engine answers (the local one at once). Hello = {
-//         version: string,
+//         version: string,                     // the Python library's (the build's or the server's)
+//         engine?: string,                     // the engine that judges the game, if not that
 //         presets: { [name]: { players: number[], rules: { [field]: text } } },
 //         switches: [{ name, label, ruling, kind: "bool" | "choice" | "text", choices? }],
 //         bots: string[],                      // "random", "easy", "medium", "mcts"...
