@@ -226,13 +226,7 @@ class NumberedGame:
         number of the peg its first part moves)."""
         board = self.board
         size = board.size
-        parts = self.layout.parts
-        part1 = parts.get(first)
-        if part1 is None:
-            part1 = self._part(first)
-        part2 = parts.get(second)
-        if part2 is None:
-            part2 = self._part(second)
+        part1, part2 = self._part_numbers(first, second)
         colour_slot = second // size
         seat2, src2 = divmod(colour_slot, size)
         before = src2
@@ -251,11 +245,9 @@ class NumberedGame:
         index = ((card * pegs + peg1) * MAX_PART * 3 + part1) * pegs + peg2
         return self.layout.offsets.split + index * 3 + part2 % 3
 
-    def _split_parts(self, rank: Rank, first: int, second: int) -> tuple[int, int]:
-        """What the number of a split of ``rank`` whose parts make changes ``first`` and
-        ``second`` owes to the parts alone: the colour and slot of the peg the second part
-        moves (``seat * slots + slot``), and the number less what the pegs' numbers add
-        (``peg1`` times :attr:`_Layout.peg1`, ``3 * peg2``); -1 and 0 if no number names it."""
+    def _part_numbers(self, first: int, second: int) -> tuple[int, int]:
+        """The numbers of the parts that make changes ``first`` and ``second`` (see
+        :meth:`_part`), remembered in the layout."""
         parts = self.layout.parts
         part1 = parts.get(first)
         if part1 is None:
@@ -263,6 +255,14 @@ class NumberedGame:
         part2 = parts.get(second)
         if part2 is None:
             part2 = self._part(second)
+        return part1, part2
+
+    def _split_parts(self, rank: Rank, first: int, second: int) -> tuple[int, int]:
+        """What the number of a split of ``rank`` whose parts make changes ``first`` and
+        ``second`` owes to the parts alone: the colour and slot of the peg the second part
+        moves (``seat * slots + slot``), and the number less what the pegs' numbers add
+        (``peg1`` times :attr:`_Layout.peg1`, ``3 * peg2``); -1 and 0 if no number names it."""
+        part1, part2 = self._part_numbers(first, second)
         if part1 < 0:
             return -1, 0
         pegs = self.layout.pegs
