@@ -34,6 +34,21 @@ export function cardOf(symbol: string): Rank | undefined {
   return BY_SYMBOL.get(symbol.trim().toUpperCase());
 }
 
+/**
+ * The cards a text names, separated by white space; `unknown` makes the error for a word that
+ * names no card (each reader says it in its own words).
+ */
+export function cardsOf(text: string, unknown: (word: string) => Error): Rank[] {
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => {
+      const card = cardOf(word);
+      if (card === undefined) throw unknown(word);
+      return card;
+    });
+}
+
 /** Whether `value` is a card. */
 export function isRank(value: unknown): value is Rank {
   return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 14;

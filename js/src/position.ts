@@ -23,7 +23,7 @@
  * @module
  */
 import { isHome, isValidLocation, locationName, parseLocation, PEGS_PER_SEAT, START, teamOf } from "./board.js";
-import { cardOf, formatCards, type Rank } from "./cards.js";
+import { cardsOf, formatCards, type Rank } from "./cards.js";
 import { PositionError, quoted } from "./errors.js";
 import { findPreset, PRESETS, RULE_FIELDS, ruleText, withRule, ARIZONA } from "./rules.js";
 import type { GameState } from "./state.js";
@@ -101,14 +101,7 @@ export function parsePosition(text: string): GameState {
 }
 
 function cards(text: string): Rank[] {
-  return text
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((word) => {
-      const card = cardOf(word);
-      if (card === undefined) throw new PositionError(`not a card: ${quoted(word)} (use A 2-10 J Q K JK)`);
-      return card;
-    });
+  return cardsOf(text, (word) => new PositionError(`not a card: ${quoted(word)} (use A 2-10 J Q K JK)`));
 }
 
 function winnerOf(pegs: readonly (readonly number[])[]): 0 | 1 | null {

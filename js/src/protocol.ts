@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { buildDeck, cardOf, countCards, type Rank } from "./cards.js";
+import { buildDeck, cardOf, cardsOf, countCards, type Rank } from "./cards.js";
 import { FormatError, IllegalMoveError, PegsError } from "./errors.js";
 import { parseJson, stringify, type Json } from "./json.js";
 import { legalMoves } from "./movegen.js";
@@ -141,14 +141,7 @@ function whole(request: Record<string, unknown>, name: string): number {
 }
 
 function cards(text: string): Rank[] {
-  return text
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((word) => {
-      const card = cardOf(word);
-      if (card === undefined) throw new ProtocolError(`not a card: '${word}'`);
-      return card;
-    });
+  return cardsOf(text, (word) => new ProtocolError(`not a card: '${word}'`));
 }
 
 function sameCards(a: readonly Rank[], b: readonly Rank[]): boolean {
