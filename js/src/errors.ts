@@ -89,19 +89,26 @@ export class ReplayError extends IllegalMoveError {
   }
 }
 
+/** The characters {@link quoted} writes as escapes (besides the quote). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it looks for
+const ESCAPED = /[\\\x00-\x1f\x7f]/;
+
 /** A string as Python's `repr` writes a plain one, for messages that match the reference's. */
 export function quoted(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
+  // most texts need no escape; a long one is then copied once, not a character at a time
+  if (!ESCAPED.test(text) && !text.includes(quote)) return quote + text + quote;
+  const out = [quote];
   for (const ch of text) {
     const code = ch.codePointAt(0) ?? 0;
-    if (ch === "\\") out += "\\\\";
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else out += ch;
+    if (ch === "\\") out.push("\\\\");
+    else if (ch === quote) out.push(`\\${quote}`);
+    else if (ch === "\n") out.push("\\n");
+    else if (ch === "\r") out.push("\\r");
+    else if (ch === "\t") out.push("\\t");
+    else if (code < 0x20 || code === 0x7f) out.push(`\\x${code.toString(16).padStart(2, "0")}`);
+    else out.push(ch);
   }
-  return out + quote;
+  out.push(quote);
+  return out.join("");
 }
