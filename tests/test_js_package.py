@@ -88,3 +88,26 @@ def test_npm_pack_makes_a_tarball_that_installs_and_runs(tmp_path: Path) -> None
         r'\{"id": 1, "engine": "pegs-rules-js", "version": "[0-9.]+", "protocol": 1\}\n',
         protocol.stdout,
     )
+
+
+def test_the_protocol_answers_every_line_up_to_quit_whole_and_none_after() -> None:
+    """At the end of its input the engine's answers still in the pipe reach the harness (a
+    long one included), and nothing read after ``quit`` is answered."""
+    junk = "x" * 2_000_000
+    lines = [
+        {"id": 1, "type": "legal", "position": junk},
+        {"id": 2, "type": "hello"},
+        {"id": 3, "type": "quit"},
+        {"id": 4, "type": "hello"},
+    ]
+    done = subprocess.run(
+        node_command(JS / "dist" / "bin" / "protocol.js"),
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and [a["id"] for a in answers] == [1, 2]
+    assert "error" in answers[0] and junk in answers[0]["error"]
+    assert answers[1]["engine"] == "pegs-rules-js"

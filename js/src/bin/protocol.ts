@@ -10,13 +10,17 @@ import { createInterface } from "node:readline";
 import { handleLine } from "../protocol.js";
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+let quit = false;
 lines.on("line", (line) => {
-  if (!line.trim()) return;
+  if (quit || !line.trim()) return; // lines read with quit's are not answered
   const answer = handleLine(line);
   if (answer === null) {
+    quit = true;
     lines.close();
     return;
   }
   process.stdout.write(`${answer}\n`);
 });
-lines.on("close", () => process.exit(0));
+// at the end of input (or after quit) the process ends once the answers written are flushed:
+// process.exit() here would drop what a pipe has not taken yet
+lines.on("close", () => process.stdin.destroy());
