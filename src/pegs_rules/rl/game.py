@@ -59,8 +59,6 @@ Option = tuple[Rank | None, int, list[int]]
 """A legal move as the generator found it: the card (``None``: pass), its play key (0 for a
 discard or a pass) and its change codes (none for a discard or a pass)."""
 
-_REMEMBERED: Final = 1 << 16
-"""The most splits of one card remembered (see :attr:`_Layout.splits`)."""
 _NUMBERS: Final = range(1, max(Rank) + 1)
 """The ranks as plain numbers (an enum member indexes more slowly)."""
 _FLOAT32: Final = np.dtype(np.float32)
@@ -168,7 +166,6 @@ class NumberedGame:
                     options[base + numbers[first // size] * length + hole] = (rank, key, changes)
                 continue
             base = offsets.play + (rank - 1) * layout.pegs * 2  # one peg: by the route
-            known = layout.splits[rank]
             for key, changes in plays.items():
                 first, second = divmod(key, key_size)
                 peg = numbers[first // size]
@@ -177,12 +174,8 @@ class NumberedGame:
                 elif rank is _TWO:
                     action = offsets.swap + peg * length + (first % size - corner) % length
                 else:
-                    split = known.get(key)
-                    if split is None:
-                        if len(known) > _REMEMBERED:
-                            known.clear()
-                        split = known[key] = self._split_parts(rank, first, second - 1)
-                    other, fixed = split  # the second part's colour and slot; see _split_parts
+                    # the second part's colour and slot, and what the parts add to the number
+                    other, fixed = self._split_parts(rank, first, second - 1)
                     if (
                         other >= 0
                         and other != first // size
@@ -455,11 +448,9 @@ class _Layout:
         # order[seat]: the seats from `seat` on, as it sees them
         self.order = [[(seat + r) % players for r in range(players)] for seat in range(players)]
         self.parts: dict[int, int] = {}
-        self.splits: dict[Rank, dict[int, tuple[int, int]]] = {rank: {} for rank in Rank}
-        """Each split met so far, by card and play key (see :meth:`NumberedGame._split_parts`)."""
+        """Each split part met so far, by change code (see :meth:`NumberedGame._part`)."""
         self.peg1 = MAX_PART * 3 * space.pegs * 3
         """What one more in a split's first peg number adds to its action number."""
-        """Each split part met so far, by change code (see :meth:`NumberedGame._part`)."""
         self.pegs = space.pegs
 
     @staticmethod
