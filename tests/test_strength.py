@@ -143,6 +143,43 @@ def test_each_game_record_agrees_with_itself_and_the_summary(path: Path) -> None
         assert data["summary"]["unfinished"] == summary.unfinished == 0
 
 
+def test_a_stopped_run_counts_its_first_games_and_says_how_many_were_planned(
+    tmp_path: Path,
+) -> None:
+    """A run stopped early is committed as its records file: the page counts the games it holds,
+    says how many were planned, and shows a pair in order only as far as those games do; records
+    that are not the run's first games are refused."""
+    for path in RESULTS.glob("*.json"):
+        shutil.copy(path, tmp_path)
+    finished = tmp_path / "rr-expert-hard.json"
+    data = json.loads(finished.read_text(encoding="utf-8"))
+    finished.unlink()
+    played = 40
+    first = data["games"][:played]
+    stopped = tmp_path / "rr-expert-hard.jsonl"
+    stopped.write_text(
+        "\n".join(json.dumps(row) for row in [{"config": data["config"]}, *reversed(first)]),
+        encoding="utf-8",
+    )
+    wins = sum(row["winner_side"] == 0 for row in first)
+    low, high = wilson(wins, played)
+    page = computed(tmp_path)
+    shown = (
+        f"|rr-expert-hard| replace:: {wins} of {played} games, {100 * wins / played:.1f}% "
+        f"[{100 * low:.1f}%, {100 * high:.1f}%] (the first {played} of 120 planned)\n"
+    )
+    assert shown in page
+    assert f"- {played} (of 120 planned)\n" in page
+    assert ("``expert`` over ``hard`` not yet" in page) == (low <= 0.5)
+
+    stopped.write_text(
+        "\n".join(json.dumps(row) for row in [{"config": data["config"]}, *first[1:]]),
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="not the first games of its run"):
+        computed(tmp_path)
+
+
 def side_wins(name: str) -> tuple[int, int, int]:
     """Side 0's wins, the games played and the games planned, counted from the records."""
     document, games = games_of(run_file(RESULTS, name))
@@ -163,7 +200,7 @@ def test_each_finished_run_shows_what_it_was_run_for() -> None:
         if games == planned:
             finished.append(name)
             assert wilson(wins, games)[0] > 0.5, name
-    assert {"rr-medium-easy", "rr-hard-medium"} <= set(finished)
+    assert finished == runs
 
 
 def test_the_ratings_come_in_the_order_of_the_levels() -> None:
