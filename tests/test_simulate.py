@@ -8,6 +8,7 @@ import json
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -179,6 +180,72 @@ def test_results_read_back_with_their_summary_made_again(tmp_path: Path) -> None
     (tmp_path / "bad.json").write_text('{"config": {}}')
     with pytest.raises(ValueError, match="not a simulation"):
         read_json(tmp_path / "bad.json")
+
+
+def _spoiled(row: dict[str, Any], how: str) -> object:
+    """``row``, a game's record, spoiled as ``how`` says."""
+    changes: dict[str, Any] = {
+        "index 99": {"index": 99},
+        "index -1": {"index": -1},
+        "another deal": {"seed": row["seed"] + 1},
+        "other seats": {"seats": row["seats"][::-1]},
+        "unswapped": {"swapped": not row["swapped"]},
+        "winner 5": {"winner": 5},
+        "first seat 9": {"first_seat": 9},
+        "moves for 3 seats": {"moves": row["moves"][:3]},
+        "clock for 5 seats": {"think_wall": [0.1] * 5},
+        "seats not a list": {"seats": 4},
+    }
+    if how in changes:
+        return {**row, **changes[how]}
+    return {"a list": [], "a number": 5, "a string": "game"}[how]
+
+
+SPOILED = (
+    "index 99",
+    "index -1",
+    "another deal",
+    "other seats",
+    "unswapped",
+    "winner 5",
+    "first seat 9",
+    "moves for 3 seats",
+    "clock for 5 seats",
+    "seats not a list",
+    "a list",
+    "a number",
+    "a string",
+)
+
+
+@pytest.mark.parametrize("how", SPOILED)
+def test_a_record_that_is_not_one_of_the_runs_games_is_refused(tmp_path: Path, how: str) -> None:
+    """Records and results are read with their file named in a ValueError, never a crash, and
+    never taken for a game the run did not deal (which would count in its results)."""
+    config = SimulationConfig(games=2, players=4, bots=("greedy", "random"), seed=5)
+    result = simulate(config)
+    write_json(result, tmp_path / "games.json")
+    document = json.loads((tmp_path / "games.json").read_text(encoding="utf-8"))
+    good = document["games"][1]
+    document["games"][0] = _spoiled(document["games"][0], how)
+    (tmp_path / "games.json").write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"games\.json: "):
+        read_json(tmp_path / "games.json")
+    lines = [{"config": document["config"]}, document["games"][0], good]  # spoiled: not last
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"games\.jsonl, line 2: "):
+        RecordFile(path, config)
+
+
+def test_a_records_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(b"\xff\xfe not text\n")
+    with pytest.raises(ValueError, match=r"games\.jsonl: not a records file"):
+        RecordFile(path, SimulationConfig(games=2))
+    (tmp_path / "games.json").write_bytes(b"\xff\xfe not text\n")
+    with pytest.raises(ValueError, match=r"games\.json: "):
+        read_json(tmp_path / "games.json")
 
 
 def test_no_two_seeds_share_a_deal() -> None:

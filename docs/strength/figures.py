@@ -36,6 +36,7 @@ from pegs_rules.ratings import Rating, bradley_terry
 from pegs_rules.simulate import (
     GameResult,
     SimulationConfig,
+    check_game,
     config_from_document,
     game_from_row,
     read_json,
@@ -102,6 +103,8 @@ def stopped_run(path: Path) -> tuple[SimulationConfig, tuple[GameResult, ...]]:
     games = sorted((game_from_row(json.loads(line)) for line in lines[1:]), key=_index)
     if [game.index for game in games] != list(range(len(games))):
         raise ValueError(f"{path}: not the first games of its run")
+    for game in games:
+        check_game(config, game)
     return config, tuple(games)
 
 

@@ -66,6 +66,7 @@ __all__ = [
     "Simulation",
     "SimulationConfig",
     "Summary",
+    "check_game",
     "config_document",
     "config_from_document",
     "game_from_row",
@@ -562,16 +563,20 @@ def read_json(path: str | Path) -> Simulation:
     """The simulation that :func:`write_json` wrote to ``path``, its summary made again from
     the games (not read from the file's ``summary``, which is there for people to read).
 
-    Raises :class:`ValueError` for a file that is not one, :class:`OSError` if it cannot
-    be read.
+    Raises :class:`ValueError` for a file that is not one (a game its config does not
+    deal included: :func:`check_game`), :class:`OSError` if it cannot be read.
     """
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
         config = config_from_document(document["config"])
         games = tuple(game_from_row(row) for row in document["games"])
+        for game in games:
+            check_game(config, game)
         seconds = float(document["summary"]["seconds"])
     except (json.JSONDecodeError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a simulation's results ({error!r})") from None
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
     return Simulation(config, games, summarize(config, games), seconds)
 
 
@@ -661,9 +666,11 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
 
     Raises :class:`ValueError` for a row that is not one.
     """
+    if not isinstance(row, Mapping):
+        raise ValueError(f"not a game's record: {type(row).__name__}, not an object")
     wall = row.get("think_wall")
     try:
-        return GameResult(
+        game = GameResult(
             index=int(row["index"]),
             seed=int(row["seed"]),
             seats=tuple(str(name) for name in row["seats"]),
@@ -680,6 +687,31 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
         )
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise ValueError(f"not a game's record: {error!r}") from None
+    players = len(game.seats)
+    per_seat = [game.think_seconds, game.think_max, game.moves]
+    if game.think_wall is not None:
+        per_seat.append(game.think_wall)
+    if (
+        game.winner not in (None, 0, 1)
+        or not 0 <= game.first_seat < players
+        or any(len(values) != players for values in per_seat)
+    ):
+        raise ValueError("not a game's record: its winner, first seat or per-seat lists are off")
+    return game
+
+
+def check_game(config: SimulationConfig, game: GameResult) -> None:
+    """Raise :class:`ValueError` unless ``game`` is one of the games ``config`` deals: its
+    number in range, and its deal, seats and swap those of that number."""
+    index = game.index
+    if not 0 <= index < config.games:
+        raise ValueError(f"game {index} is not one of the run's {config.games}")
+    if (game.seed, game.seats, game.swapped) != (
+        config.game_seed(index),
+        config.seats(index),
+        config.swapped(index),
+    ):
+        raise ValueError(f"game {index} was not dealt or seated as this run deals it")
 
 
 class RecordFile:
@@ -700,7 +732,9 @@ class RecordFile:
 
     ``pegs simulate --records FILE`` does this.
 
-    Raises :class:`ValueError` if the file holds another run's games.
+    Raises :class:`ValueError` if the file holds another run's games, or a game
+    that ``config`` does not deal (:func:`check_game`: one past its number of
+    games, say, so a run cannot be made shorter), or is not a records file.
     """
 
     def __init__(self, path: str | Path, config: SimulationConfig) -> None:
@@ -709,7 +743,10 @@ class RecordFile:
         """The games the file held when opened."""
         head = config_document(config)
         if self.path.exists():
-            lines = self.path.read_text(encoding="utf-8").splitlines()
+            try:
+                lines = self.path.read_text(encoding="utf-8").splitlines()
+            except UnicodeDecodeError:
+                raise ValueError(f"{self.path}: not a records file (not UTF-8 text)") from None
             try:
                 found = json.loads(lines[0])["config"] if lines else None
             except (json.JSONDecodeError, TypeError, KeyError):
@@ -720,10 +757,14 @@ class RecordFile:
             for number, line in enumerate(lines[1:], start=2):
                 try:
                     game = game_from_row(json.loads(line))
-                except (json.JSONDecodeError, ValueError):
+                except ValueError:  # JSONDecodeError too
                     if number == len(lines):  # the line being written when the run stopped
                         break
                     raise ValueError(f"{self.path}, line {number}: not a game's record") from None
+                try:
+                    check_game(config, game)
+                except ValueError as error:
+                    raise ValueError(f"{self.path}, line {number}: {error}") from None
                 if game.index not in seen:
                     seen.add(game.index)
                     self.games.append(game)
