@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import fc from "fast-check";
 import {
   AmbiguousMoveError,
   apply,
@@ -123,6 +124,20 @@ describe("JSON, as the reference writes it", () => {
   test("text beyond ASCII is escaped as Python's json.dumps escapes it", () => {
     expect(toJson({ legal: true, rule: null, reason: "é ☃ 😀" })).toBe(
       '{"format": 1, "type": "explanation", "legal": true, "rule": null, "reason": "\\u00e9 \\u2603 \\ud83d\\ude00"}',
+    );
+  });
+  test("any text is written as Python's json.dumps writes it", () => {
+    // JSON.stringify, then every code unit outside printable ASCII as \uXXXX: json.dumps's
+    // ensure_ascii (lone surrogates included)
+    const python = (text: string): string =>
+      JSON.stringify(text).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    const code = fc.oneof(fc.integer({ min: 0, max: 0x80 }), fc.integer({ min: 0, max: 0xffff }));
+    const units = fc.string({ unit: code.map((unit) => String.fromCharCode(unit)) });
+    fc.assert(
+      fc.property(fc.oneof(units, fc.string({ unit: "binary" })), (reason) => {
+        const written = toJson({ legal: true, rule: null, reason });
+        expect(written.slice(written.indexOf('"reason": ') + 10, -1)).toBe(python(reason));
+      }),
     );
   });
 });
