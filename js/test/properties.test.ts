@@ -213,11 +213,36 @@ function compare(a: readonly number[], b: readonly number[]): number {
  * taken off (wherever the landing sends it, it is no longer there; where it goes is not needed
  * for a check that only looks for pegs that block).
  */
+/** The pegs after a split's first part, its knocks followed as the rulings say: an opponent's
+ * peg to its start (`move.landing`), a team peg to its in-spot, knocking on what stands there
+ * (`move.landing.in-spot`, `variant.in-spot-occupied`). The moves given are listed as legal, so
+ * a knock that would make one illegal fails the test. */
 function afterFirstPart(state: GameState, move: Play): GameState["pegs"] {
   const first = move.steps[0] as Play["steps"][number];
-  return state.pegs.map((locs, seat) => {
-    const row = locs.filter((p) => !(p === first.to && p < HOME_BASE && seat !== first.seat));
-    if (seat === first.seat) row[row.indexOf(first.from)] = first.to;
-    return row;
-  });
+  const pegs = state.pegs.map((locs) => [...locs]);
+  const holder = (hole: number): number => pegs.findIndex((locs) => locs.includes(hole));
+  const put = (seat: number, from: number, to: number): void => {
+    const row = pegs[seat] as number[];
+    row[row.indexOf(from)] = to;
+  };
+  let victim = first.to < HOME_BASE ? holder(first.to) : -1;
+  put(first.seat, first.from, first.to);
+  let hole = first.to;
+  while (victim >= 0) {
+    if (victim % 2 !== first.seat % 2) {
+      put(victim, hole, -1);
+      break;
+    }
+    const spot = 18 * victim + 3;
+    const there = spot === hole ? victim : holder(spot);
+    if (there >= 0 && state.rules.inSpotOccupied === "to_start") {
+      put(victim, hole, -1);
+      break;
+    }
+    ensure(there < 0 || (state.rules.inSpotOccupied === "chain" && there !== victim), `${moveText(move)} knocks a peg onto a peg its in-spot holds`, state);
+    put(victim, hole, spot);
+    victim = there;
+    hole = spot;
+  }
+  return pegs;
 }
