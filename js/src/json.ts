@@ -218,11 +218,13 @@ function numberText(value: number): string {
 const ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
 
 /** What Python's `json.dumps` escapes: quotes, backslashes and all but printable ASCII. */
-const NEEDS_ESCAPE = /["\\]|[^\x20-\x7e]/g;
+const NEEDS_ESCAPE = /["\\]|[^\x20-\x7e]/;
+const EVERY_ESCAPE = new RegExp(NEEDS_ESCAPE.source, "g");
 
 function stringText(text: string): string {
-  // one pass by the regular expression: a long text is copied in runs, not a character at a time
-  return `"${text.replace(NEEDS_ESCAPE, escaped)}"`;
+  // most texts need no escape; the others are copied in runs by one pass of the expression,
+  // not a character at a time (a long text too)
+  return NEEDS_ESCAPE.test(text) ? `"${text.replace(EVERY_ESCAPE, escaped)}"` : `"${text}"`;
 }
 
 function escaped(ch: string): string {
