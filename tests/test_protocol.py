@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import resource
 import shlex
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from played import examples
 from pegs_rules import __version__, apply, parse_notation, parse_position, to_data
 from pegs_rules.spec import SPECS, load_cases, load_games, load_perft
 from pegs_rules.spec.engine import (
+    MAX_ANSWER,
     EngineFailure,
     EngineProcess,
     EngineUnusable,
@@ -432,6 +434,23 @@ def test_a_silent_engine_times_out_and_is_stopped() -> None:
         engine.ask({"type": "legal", "position": ""})
     assert engine._process is None
     engine.close()
+
+
+@pytest.mark.parametrize("stream", [1, 2], ids=["answers", "error output"])
+def test_an_engine_writing_without_end_is_stopped_in_bounded_memory(stream: int) -> None:
+    """A line with no end, on the answers' stream or the error output, is not held whole: the
+    harness stops the engine (an answer past MAX_ANSWER, or no answer in time) having grown by
+    little more than MAX_ANSWER, where holding the line would take gigabytes."""
+    script = f"import os\nchunk = b'x' * 65536\nwhile True: os.write({stream}, chunk)"
+    grown_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    engine = EngineProcess([sys.executable, "-c", script], timeout=3)
+    what = "an answer longer than" if stream == 1 else r"no answer within 3 s"
+    with pytest.raises(EngineUnusable, match=what):
+        engine.ask({"type": "legal", "position": ""})
+    assert engine._process is None
+    engine.close()
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - grown_before
+    assert grown < 4 * MAX_ANSWER, f"the harness grew by {grown:,} bytes"
 
 
 def test_a_missing_program_is_unusable() -> None:

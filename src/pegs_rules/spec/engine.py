@@ -34,6 +34,13 @@ from pegs_rules.errors import PegsError
 from pegs_rules.spec.protocol import PROTOCOL, handle
 
 _STDERR_LINES = 20
+MAX_ANSWER = 1 << 24
+"""The longest answer line read, in bytes (16 MiB): a longer one fails as the engine's, so that
+an engine writing without end cannot fill the harness's memory."""
+_TOO_LONG = b""
+"""What the reader queues for an answer longer than :data:`MAX_ANSWER` (no line read is empty)."""
+_ERROR_PIECE = 4096
+"""The longest piece of a line of error output kept: longer lines are kept in pieces."""
 
 
 class EngineFailure(PegsError):
@@ -241,6 +248,8 @@ class EngineProcess:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
             raise self._failure(f"no answer within {self.timeout:g} s") from None
+        if line is _TOO_LONG:
+            raise self._failure(f"an answer longer than {MAX_ANSWER:,} bytes")
         if line is None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 assert self._process is not None
@@ -298,16 +307,22 @@ def _write_lines(pipe: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
 
 
 def _read_lines(pipe: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    """Queue each line the program writes, then ``None`` at its end; a line longer than
+    :data:`MAX_ANSWER` ends the reading with :data:`_TOO_LONG`."""
     with contextlib.suppress(OSError, ValueError):
-        for line in pipe:
+        while line := pipe.readline(MAX_ANSWER + 1):
+            if len(line) > MAX_ANSWER:
+                lines.put(_TOO_LONG)
+                return
             lines.put(line)
     lines.put(None)
 
 
 def _keep_tail(pipe: IO[bytes], tail: deque[str]) -> None:
+    """Keep the last lines of the program's error output (a long one in pieces)."""
     with contextlib.suppress(OSError, ValueError):
-        for line in pipe:
-            tail.append(line.decode("utf-8", "replace").rstrip())
+        while piece := pipe.readline(_ERROR_PIECE):
+            tail.append(piece.decode("utf-8", "replace").rstrip())
 
 
 def _clip(line: bytes, size: int = 120) -> str:
