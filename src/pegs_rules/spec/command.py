@@ -44,7 +44,7 @@ from pegs_rules.serialize import from_json, to_data
 from pegs_rules.spec.derive import CannotDerive, position_under
 from pegs_rules.spec.divergence import engine_perft, find_divergence
 from pegs_rules.spec.engine import Engine, EngineProcess, ReferenceEngine
-from pegs_rules.spec.fuzz import Options, fuzz
+from pegs_rules.spec.fuzz import Fuzzer, Options
 from pegs_rules.spec.harness import Scoring, run_suite
 from pegs_rules.spec.perft import divide, perft
 from pegs_rules.spec.protocol import serve
@@ -489,7 +489,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         return shlex.join(words)
 
     try:
-        return fuzz(engine, options, sys.stdout, sys.stderr, rerun)
+        return Fuzzer(engine, options, sys.stdout, sys.stderr, rerun).run()
     finally:
         engine.close()
 

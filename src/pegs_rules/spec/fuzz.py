@@ -1,6 +1,6 @@
 """Differential fuzzing: an engine against the reference, position by position of random games.
 
-:func:`fuzz` plays random games under the rules the engine plays (its
+:class:`Fuzzer` plays random games under the rules the engine plays (its
 ``hello``'s presets or fixed rules, house rules drawn at random for each game
 among the fields it varies: :func:`random_rules`). At every position it asks
 the engine for the legal moves, and for the result of every legal move and
@@ -575,14 +575,3 @@ def _size(state: GameState) -> str:
     pegs = sum(p != -1 for locs in state.pegs for p in locs)
     cards = sum(len(h) for h in state.hands) + len(state.draw_pile) + len(state.discard_pile)
     return f"{state.players} players, {_many(pegs, 'peg')} out of start, {_many(cards, 'card')}"
-
-
-def fuzz(
-    engine: Engine,
-    options: Options,
-    out: TextIO,
-    progress: TextIO | None = None,
-    rerun: Callable[[int], str] | None = None,
-) -> int:
-    """Fuzz ``engine`` as ``options`` say, printing to ``out``: the exit status."""
-    return Fuzzer(engine, options, out, progress, rerun).run()
