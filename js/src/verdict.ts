@@ -7,14 +7,16 @@
  *
  * @module
  */
-import { isTrack, isValidLocation, locationName, teamOf } from "./board.js";
+import { isTrack, isValidLocation, locationName, START, teamOf } from "./board.js";
 import { cardSymbol, comesOut, EIGHT, isRank, JOKER, NINE, SEVEN, TWO, type Rank } from "./cards.js";
 import { found, legalMoves, movableSeats, playChanges } from "./movegen.js";
 import { moveText, sameMove, type Move, type Play, type Step } from "./moves.js";
 import { forwardSteps, splits } from "./plays.js";
+import type { Rules } from "./rules.js";
 import type { GameState } from "./state.js";
 import { repr } from "./text.js";
 import { guarded } from "./validate.js";
+import { VERDICT_ORDER, type Check, type CheckName } from "./verdict-order.js";
 import { samePosition, WorkBoard } from "./workboard.js";
 
 /** A ruling's id and a sentence. */
@@ -113,226 +115,209 @@ export function whyIllegal(state: GameState, move: unknown): Reason {
   if (action !== "play" && action !== "discard" && action !== "pass") {
     return reason("turn.sequence", `not a move: ${repr(move)}`);
   }
-  if (state.winner !== null) return reason("game.end", `the game is over: team ${state.winner} has won`);
-  const seat = state.turn;
-  if (action === "pass") {
-    return reason("turn.discard", `seat ${seat} holds cards, so it must play or discard, not pass`);
+  if (action !== "pass") {
+    const card = (move as { card?: unknown }).card;
+    if (!isRank(card)) return reason("turn.sequence", `not a card: ${repr(card)}`);
   }
-  const card = (move as { card?: unknown }).card;
-  if (!isRank(card)) return reason("turn.sequence", `not a card: ${repr(card)}`);
-  const hand = state.hands[seat] as readonly Rank[];
-  if (!hand.includes(card)) return reason("turn.sequence", `seat ${seat} holds no ${cardSymbol(card)}`);
-  if (action === "discard") {
-    const cards = found(state)
-      .cards.filter((c) => c.keys.length > 0 && c.rank !== JOKER)
-      .map((c) => cardSymbol(c.rank))
-      .join(", ");
-    return reason("turn.must-play", `seat ${seat} must play a card that can move (${cards}), not discard`);
+  if (action === "play") {
+    const steps = (move as { steps?: unknown }).steps;
+    if (!stepsOk(steps)) {
+      return reason("turn.sequence", `steps must be a list of {seat, from, to} whole numbers, not ${repr(steps)}`);
+    }
   }
-  const steps = (move as { steps?: unknown }).steps;
-  if (!stepsOk(steps)) {
-    return reason("turn.sequence", `steps must be a list of {seat, from, to} whole numbers, not ${repr(steps)}`);
-  }
-  if (card === TWO && state.rules.twoSwap && steps.length === 2) return whySwap(state, steps);
-  return (
-    judgeParts(state, workBoard(state), card, steps) ??
-    reason("turn.sequence", "not a legal move") // a play whose parts are all legal is listed
-  );
+  return firstFault(state, move as Move)?.reason ?? reason("turn.sequence", "not a legal move");
 }
 
-function workBoard(state: GameState): WorkBoard {
-  return WorkBoard.of(state.pegs, teamOf(state.turn), state.rules) as WorkBoard;
+/** A check of `move.verdict` that a move fails: the check, the step (`null`: the move), why. */
+export interface Fault {
+  readonly check: Check;
+  readonly step: number | null;
+  readonly reason: Reason;
+}
+
+/** The verdict: the first check of `move.verdict` that `move` fails, if any. */
+export function firstFault(state: GameState, move: Move): Fault | undefined {
+  for (const fault of judge(state, move)) return fault;
+  return undefined;
+}
+
+/** Every check of `move.verdict` that `move` fails, in order. */
+export function faults(state: GameState, move: Move): Fault[] {
+  return [...judge(state, move)];
 }
 
 /**
- * Judge the steps of a play one after the other on `work`, carrying each out: the first ruling
- * a step breaks, or `undefined` once every step is carried out (`move.verdict` 5 to 7).
+ * The checks `move` fails, in the order of `VERDICT_ORDER` (`specs/verdict.json`); lazy, so the
+ * first is the verdict. A play's steps are judged in turn, each on the board the steps before
+ * it left; a step that cannot be carried out ends the judging.
  */
-function judgeParts(state: GameState, work: WorkBoard, rank: Rank, steps: readonly Step[]): Reason | undefined {
-  const split = splits(rank, state.rules);
-  if (steps.length === 0 || steps.length > 2 || (steps.length === 2 && !split)) {
-    return reason(cardRule(rank), `a ${cardSymbol(rank)} moves one peg${split ? " or splits over two" : ""}`);
+function* judge(state: GameState, move: Move): Generator<Fault> {
+  const j = new Judging(state, move);
+  const order = VERDICT_ORDER.filter((c) => c.when === null || state.rules[c.when.field] === c.when.value);
+  for (const check of order) {
+    if (check.scope !== "move") continue;
+    const found = CHECKS[check.name](j);
+    if (found !== undefined) yield { check, step: null, reason: found };
   }
-  const g = work.g;
-  const players = state.pegs.length;
-  const movable = movableSeats(state);
-  const judge = new StepJudge(state, work, rank, steps.length);
-  for (let index = 0; index < steps.length; index++) {
-    const { seat: mover, from, to } = steps[index] as Step;
-    if (mover < 0 || mover >= players) return reason("board.sides", `there is no seat ${mover}`);
-    if (!isValidLocation(from, players) || !isValidLocation(to, players)) {
-      return reason("board.geometry", `no such hole on a ${players}-seat board`);
+  if (move.action !== "play") return;
+  if (j.swap) {
+    for (const check of order) {
+      if (check.scope !== "swap") continue;
+      const found = CHECKS[check.name](j);
+      if (found !== undefined) yield { check, step: 0, reason: found };
     }
-    if (!movable.includes(mover)) {
-      return reason("team.control", `seat ${state.turn} may move only the pegs of seat(s) ${movable.join(", ")}`);
+    return;
+  }
+  for (let index = 0; index < j.steps.length; index++) {
+    j.at(index);
+    for (const check of order) {
+      if (check.scope !== "step") continue;
+      const found = CHECKS[check.name](j);
+      if (found !== undefined) yield { check, step: index, reason: found };
     }
-    const src = g.slotOf(from);
-    const dst = g.slotOf(to);
-    if (src === 0 && (work.start[mover] as number) === 0) {
-      return reason("board.pegs", `seat ${mover} has no peg in its start area`);
-    }
-    if (src !== 0 && !holds(work, mover, src)) {
-      return reason("board.pegs", `no peg of seat ${mover} on ${locationName(from)}`);
-    }
-    if (steps.length === 2) {
-      if (src === 0) return reason(splitRule(rank), "a split part cannot bring a peg out");
-      const first = steps[0] as Step;
-      if (index === 1 && first.seat === mover && first.to === from) {
-        return reason(splitRule(rank), "a split moves two different pegs");
+    if (!(j.holesOk() && j.pegThere())) return;
+    const changes = j.work.resolve(j.step.seat, j.src, j.dst);
+    if (changes === null) return;
+    j.work.perform(changes);
+    if (index === 0) j.first = j.reading;
+  }
+}
+
+/** How a forward-moving card's step is read: its direction, its count and what blocks it. */
+interface Reading {
+  readonly backward: boolean;
+  readonly n: number;
+  /** Whether a peg of the mover's colour is on the path: first on the track, or in the home lane. */
+  readonly block: "clear" | "track" | "home";
+}
+
+/** What the checks look at: the move, and the step being judged on the working board. */
+class Judging {
+  readonly rules: Rules;
+  readonly rank: Rank | null;
+  readonly steps: readonly Step[];
+  readonly movable: readonly number[];
+  readonly work: WorkBoard;
+  readonly players: number;
+  readonly split: boolean;
+  readonly swap: boolean;
+  readonly total: number;
+  index = 0;
+  step: Step = { seat: 0, from: START, to: START };
+  /** The step's ends as slots of the working board (-1 for a hole the board lacks). */
+  src = -1;
+  dst = -1;
+  reading: Reading | undefined = undefined;
+  first: Reading | undefined = undefined;
+
+  constructor(
+    readonly state: GameState,
+    readonly move: Move,
+  ) {
+    this.rules = state.rules;
+    this.rank = move.action === "pass" ? null : move.card;
+    this.steps = move.action === "play" ? move.steps : [];
+    this.movable = movableSeats(state);
+    this.work = workBoard(state);
+    this.players = state.pegs.length;
+    const rank = this.rank;
+    this.swap = rank === TWO && this.rules.twoSwap && this.steps.length === 2;
+    this.split = rank !== null && this.steps.length === 2 && splits(rank, this.rules) && !this.swap;
+    this.total = rank === null ? 0 : forwardSteps(rank, this.rules);
+  }
+
+  /** Judge step `index` next. */
+  at(index: number): void {
+    this.index = index;
+    this.step = this.steps[index] as Step;
+    const valid = (location: number): boolean => isValidLocation(location, this.players);
+    this.src = valid(this.step.from) ? this.work.g.slotOf(this.step.from) : -1;
+    this.dst = valid(this.step.to) ? this.work.g.slotOf(this.step.to) : -1;
+    this.reading = read(this);
+  }
+
+  seatOk(): boolean {
+    return this.step.seat >= 0 && this.step.seat < this.players;
+  }
+
+  holesOk(): boolean {
+    return this.seatOk() && this.src >= 0 && this.dst >= 0;
+  }
+
+  /** Whether a peg of the step's seat stands where the step starts (`board.pegs`). */
+  pegThere(): boolean {
+    const seat = this.step.seat;
+    if (this.src === 0) return (this.work.start[seat] as number) > 0;
+    for (let i = 5 * seat; i < 5 * seat + 5; i++) if (this.work.pegs[i] === this.src) return true;
+    return false;
+  }
+
+  /** Whether the step is a forward card's move of a peg on the board (not out of a start area). */
+  counted(): boolean {
+    return this.total > 0 && this.holesOk() && this.src !== 0;
+  }
+
+  isTrack(slot: number): boolean {
+    return slot >= 1 && slot <= this.work.g.length;
+  }
+
+  isHome(slot: number): boolean {
+    return slot > this.work.g.length;
+  }
+}
+
+type Detect = (j: Judging) => Reason | undefined;
+
+/**
+ * How the step moves its peg by a forward card's count, if a count it may make does: a lone
+ * step the card's count; a part of a split 1 to the count less one, forward, or under
+ * `nine: forward_backward` from the track back along the track.
+ */
+function read(j: Judging): Reading | undefined {
+  if (!j.counted()) return undefined;
+  const counts: number[] = [];
+  if (j.split) for (let n = 1; n < j.total; n++) counts.push(n);
+  else counts.push(j.total);
+  for (const n of counts) {
+    const block = route(j, n);
+    if (block !== undefined) return { backward: false, n, block };
+  }
+  const backward = j.split && j.rank === NINE && j.rules.nine === "forward_backward";
+  if (backward && j.isTrack(j.src) && j.isTrack(j.dst)) {
+    const length = j.work.g.length;
+    for (const n of counts) {
+      if (back(length, j.src, n) === j.dst) {
+        return { backward: true, n, block: j.work.nearestBehind(j.step.seat, j.src) <= n ? "track" : "clear" };
       }
     }
-    const fault = judge.step(mover, src, dst);
-    if (fault !== undefined) return fault;
-    const changes = work.resolve(mover, src, dst);
-    if (changes === null) {
-      return state.rules.inSpotOccupied === "illegal"
-        ? reason("variant.in-spot-occupied", "the team peg knocked off would go to its in-spot, which is held")
-        : reason(
-            "move.landing.in-spot",
-            "the team peg knocked off would go to its in-spot, where a peg of its colour stands",
-          );
-    }
-    work.perform(changes);
   }
   return undefined;
 }
 
-function holds(work: WorkBoard, seat: number, slot: number): boolean {
-  for (let i = 5 * seat; i < 5 * seat + 5; i++) if (work.pegs[i] === slot) return true;
-  return false;
-}
-
-/** Judges the steps of one play in turn (`move.verdict` 6.4 to 6.7), remembering the parts. */
-class StepJudge {
-  private readonly counts: number[] = [];
-  private readonly backward: boolean[] = [];
-  private readonly total: number;
-
-  constructor(
-    private readonly state: GameState,
-    private readonly work: WorkBoard,
-    private readonly rank: Rank,
-    private readonly parts: number,
-  ) {
-    this.total = forwardSteps(rank, state.rules);
+/**
+ * Whether an `n`-step forward move from the step's start can end on its end, and what blocks
+ * it: `undefined` (no such path), `"clear"`, `"track"` (a peg of the mover's colour met first on
+ * the track) or `"home"` (one in the home lane).
+ */
+function route(j: Judging, n: number): "clear" | "track" | "home" | undefined {
+  const { work, src, dst } = j;
+  const mover = j.step.seat;
+  const length = work.g.length;
+  const own = work.home[mover] as number;
+  if (src > length) {
+    const k = src - length;
+    if (k + n > 5 || dst !== src + n) return undefined;
+    return own & (((1 << n) - 1) << k) ? "home" : "clear";
   }
-
-  step(mover: number, src: number, dst: number): Reason | undefined {
-    const { state, work, rank } = this;
-    const g = work.g;
-    const length = g.length;
-    const rules = state.rules;
-    const where = locationName(g.locationOf(dst));
-    if (rank === JOKER) {
-      if (src > length) return reason("card.joker.source", "a joker never moves a peg that is home");
-      if (
-        rules.jokerSource === "team_start_first" &&
-        src !== 0 &&
-        movableSeats(state).some((s) => (work.start[s] as number) > 0)
-      ) {
-        return reason("card.joker.source", "while a team start area holds a peg, a joker moves a peg from one");
-      }
-      const target = dst >= 1 && dst <= length ? (work.at[dst] as number) : -1;
-      if (target < 0) return reason("card.joker", "a joker lands only on a track hole held by another peg");
-      if (target === mover) return reason("card.joker", "a joker cannot land on a peg of the moving peg's colour");
-      return undefined;
-    }
-    if (rank === EIGHT && src === 0) return reason("card.eight", "an 8 cannot move a peg in a start area");
-    if (src === 0) {
-      if (!comesOut(rank)) {
-        return reason("card.come-out", "only an A, J, Q, K or a joker brings a peg out of a start area");
-      }
-      const comeOut = g.comeOut[mover] as number;
-      if (dst !== comeOut) {
-        return reason("card.come-out", `a peg coming out goes to its come-out hole ${comeOut - 1}`);
-      }
-      if (work.at[dst] === mover) return reason("move.blocking", `a peg of the same colour already stands on ${where}`);
-      return undefined;
-    }
-    if (rank === EIGHT) {
-      if (src > length) return reason("card.eight", "an 8 cannot move a peg in home");
-      const target = src - 8 >= 1 ? src - 8 : src - 8 + length;
-      if (dst !== target) {
-        return reason("card.eight", `an 8 moves a track peg exactly 8 holes back, to ${target - 1}`);
-      }
-      if (work.nearestBehind(mover, src) <= 8) return blocking();
-      return undefined;
-    }
-    let count = this.total;
-    if (this.parts === 2) {
-      const want = this.counts.length ? this.total - (this.counts[0] as number) : undefined;
-      if (rank === NINE && rules.nine === "forward_backward" && !this.backward.some(Boolean)) {
-        const reach: number[] = [];
-        for (let n = 1; n < this.total; n++) if (src <= length && back(g.length, src, n) === dst) reach.push(n);
-        if (reach.length && (want === undefined || reach.includes(want))) {
-          const n = want ?? reach[0] ?? 0;
-          this.counts.push(n);
-          this.backward.push(true);
-          return work.nearestBehind(mover, src) <= n ? blocking() : undefined;
-        }
-        if (this.counts.length && !this.backward.some(Boolean)) {
-          return reason("variant.nine-split", "one part of this 9 split goes forward, one backward");
-        }
-      }
-      const fits: number[] = [];
-      for (let n = 1; n < this.total; n++) if (this.route(mover, src, n, dst) !== undefined) fits.push(n);
-      if (!fits.length || (want !== undefined && !fits.includes(want))) {
-        return reason(splitRule(rank), `the two parts of a split are moves totalling ${this.total}`);
-      }
-      count = want ?? (fits[0] as number);
-      this.counts.push(count);
-      this.backward.push(false);
-    }
-    const route = this.route(mover, src, count, dst);
-    if (route === undefined) {
-      if (src > length) {
-        return reason("move.in-home", `a peg in home moves exactly ${count} holes forward, never out of home`);
-      }
-      if (dst > length) return reason("move.home-entry", "a peg enters home only if the count ends exactly on a home hole");
-      return reason(cardRule(rank), `a ${cardSymbol(rank)} moves a peg exactly ${count} holes forward`);
-    }
-    if (route !== "clear") {
-      if (src > length) return reason("move.in-home", "a peg in home may not pass or land on another peg");
-      if (route === "home") return reason("move.home-entry", "a peg enters home only past and onto empty home holes");
-      return blocking();
-    }
-    if (dst <= length) {
-      const out = new Int32Array(2);
-      const n = work.forward(mover, src, count, out);
-      if (!Array.from(out.subarray(0, n)).includes(dst)) {
-        if (rules.waitOnInSpot && src === g.inSpot[mover]) {
-          return reason("variant.wait-on-in-spot", "a peg on its own in-spot may only go into home");
-        }
-        return reason("variant.home-entry-compulsory", "a peg that can enter home must");
-      }
-    }
-    return undefined;
-  }
-
-  /**
-   * Whether an `n`-step forward move of the peg of `mover` on `src` can end on `dst`, and what
-   * blocks it: `undefined` (no such path), `"clear"`, `"track"` (a peg of its colour on the
-   * track part) or `"home"` (one in the home lane).
-   */
-  private route(mover: number, src: number, n: number, dst: number): "clear" | "track" | "home" | undefined {
-    const work = this.work;
-    const length = work.g.length;
-    const own = work.home[mover] as number;
-    if (src > length) {
-      const k = src - length;
-      if (k + n > 5 || dst !== src + n) return undefined;
-      return own & (((1 << n) - 1) << k) ? "home" : "clear";
-    }
-    const nearest = work.nearestAhead(mover, src);
-    const track = src + n > length ? src + n - length : src + n;
-    if (dst === track) return nearest <= n ? "track" : "clear";
-    const spot = work.g.inSpot[mover] as number;
-    const toSpot = spot >= src ? spot - src : spot - src + length;
-    const k = n - toSpot;
-    if (k < 1 || k > 5 || dst !== length + k) return undefined;
-    if (own & ((1 << k) - 1)) return "home";
-    return nearest <= toSpot ? "track" : "clear";
-  }
+  const nearest = work.nearestAhead(mover, src);
+  const track = src + n > length ? src + n - length : src + n;
+  if (dst === track) return nearest <= n ? "track" : "clear";
+  const spot = work.g.inSpot[mover] as number;
+  const toSpot = spot >= src ? spot - src : spot - src + length;
+  const k = n - toSpot;
+  if (k < 1 || k > 5 || dst !== length + k) return undefined;
+  if (nearest <= toSpot) return "track";
+  return own & ((1 << k) - 1) ? "home" : "clear";
 }
 
 function back(length: number, src: number, n: number): number {
@@ -343,30 +328,214 @@ function blocking(): Reason {
   return reason("move.blocking", "a peg may not pass or land on a peg of its own colour");
 }
 
-/** `variant.two-swap`: a 2 with two steps is judged as a swap (`move.verdict` 8). */
-function whySwap(state: GameState, steps: readonly Step[]): Reason {
-  const [first, second] = steps as [Step, Step];
-  const movable = movableSeats(state);
-  if (!movable.includes(first.seat) && movable.includes(second.seat)) {
-    return reason("variant.two-swap", "write the step of the peg the player moves first");
-  }
-  if (!movable.includes(first.seat)) {
-    return reason("team.control", `seat ${state.turn} may not move seat ${first.seat}'s pegs`);
-  }
-  const work = workBoard(state);
-  const g = work.g;
-  const at = (location: number): number =>
-    isTrack(location) && location < g.length ? (work.at[location + 1] as number) : -1;
-  const fits =
-    isTrack(first.from) &&
-    isTrack(first.to) &&
-    at(first.from) === first.seat &&
-    at(first.to) === second.seat &&
-    second.seat !== first.seat &&
-    second.from === first.to &&
-    second.to === first.from;
-  if (!fits) return reason("variant.two-swap", "a 2 swaps a movable track peg with a track peg of another colour");
-  return reason("turn.sequence", "not a legal move");
+function swapSeatsOk(j: Judging): boolean {
+  return j.steps.every((s) => s.seat >= 0 && s.seat < j.players);
+}
+
+function alongTheTrack(j: Judging): boolean {
+  return j.reading !== undefined && !j.reading.backward && j.isTrack(j.src) && j.isTrack(j.dst);
+}
+
+/** Each check of `specs/verdict.json` by name: what it finds wrong, or `undefined`. */
+const CHECKS: Readonly<Record<CheckName, Detect>> = {
+  // the whole move (items 1 to 5)
+  "game-over": (j) =>
+    j.state.winner === null ? undefined : reason("game.end", `the game is over: team ${j.state.winner} has won`),
+  "pass-holding-cards": (j) =>
+    j.move.action === "pass" && (j.state.hands[j.state.turn] as readonly Rank[]).length > 0
+      ? reason("turn.discard", `seat ${j.state.turn} holds cards, so it must play or discard, not pass`)
+      : undefined,
+  "card-not-held": (j) =>
+    j.rank !== null && !(j.state.hands[j.state.turn] as readonly Rank[]).includes(j.rank)
+      ? reason("turn.sequence", `seat ${j.state.turn} holds no ${cardSymbol(j.rank)}`)
+      : undefined,
+  "discard-while-a-card-plays": (j) => {
+    if (j.move.action !== "discard") return undefined;
+    const cards = found(j.state)
+      .cards.filter((c) => c.keys.length > 0 && c.rank !== JOKER)
+      .map((c) => cardSymbol(c.rank));
+    if (cards.length === 0) return undefined;
+    return reason("turn.must-play", `seat ${j.state.turn} must play a card that can move (${cards.join(", ")}), not discard`);
+  },
+  "steps-the-card-cannot-make": (j) => {
+    if (j.move.action !== "play" || j.rank === null || j.swap) return undefined;
+    const canSplit = splits(j.rank, j.rules);
+    const count = j.steps.length;
+    if (count >= 1 && count <= (canSplit ? 2 : 1)) return undefined;
+    return reason(cardRule(j.rank), `a ${cardSymbol(j.rank)} moves one peg${canSplit ? " or splits over two" : ""}`);
+  },
+  // a swap (item 8)
+  "swap-no-such-seat": (j) => {
+    const seat = j.steps.find((s) => s.seat < 0 || s.seat >= j.players)?.seat;
+    return seat === undefined ? undefined : reason("board.sides", `there is no seat ${seat}`);
+  },
+  "swap-no-such-hole": (j) =>
+    j.steps.every((s) => isValidLocation(s.from, j.players) && isValidLocation(s.to, j.players))
+      ? undefined
+      : reason("board.geometry", `no such hole on a ${j.players}-seat board`),
+  "swap-written-from-the-other-peg": (j) => {
+    const [first, second] = j.steps as [Step, Step];
+    return swapSeatsOk(j) && !j.movable.includes(first.seat) && j.movable.includes(second.seat)
+      ? reason("variant.two-swap", "write the step of the peg the player moves first")
+      : undefined;
+  },
+  "swap-of-pegs-not-movable": (j) => {
+    const [first, second] = j.steps as [Step, Step];
+    return swapSeatsOk(j) && !j.movable.includes(first.seat) && !j.movable.includes(second.seat)
+      ? reason("team.control", `seat ${j.state.turn} may not move seat ${first.seat}'s pegs`)
+      : undefined;
+  },
+  "swap-misfit": (j) => {
+    const [first, second] = j.steps as [Step, Step];
+    const g = j.work.g;
+    const at = (location: number): number =>
+      isTrack(location) && location < g.length ? (j.work.at[location + 1] as number) : -1;
+    const fits =
+      isTrack(first.from) &&
+      isTrack(first.to) &&
+      at(first.from) === first.seat &&
+      at(first.to) === second.seat &&
+      second.seat !== first.seat &&
+      second.from === first.to &&
+      second.to === first.from;
+    return fits ? undefined : reason("variant.two-swap", "a 2 swaps a movable track peg with a track peg of another colour");
+  },
+  // each step (item 6)
+  "no-such-seat": (j) => (j.seatOk() ? undefined : reason("board.sides", `there is no seat ${j.step.seat}`)),
+  "no-such-hole": (j) =>
+    j.src >= 0 && j.dst >= 0 ? undefined : reason("board.geometry", `no such hole on a ${j.players}-seat board`),
+  "seat-not-movable": (j) =>
+    !j.seatOk() || j.movable.includes(j.step.seat)
+      ? undefined
+      : reason("team.control", `seat ${j.state.turn} may move only the pegs of seat(s) ${j.movable.join(", ")}`),
+  "no-peg-there": (j) => {
+    if (!j.seatOk() || j.src < 0 || j.pegThere()) return undefined;
+    if (j.src === 0) return reason("board.pegs", `seat ${j.step.seat} has no peg in its start area`);
+    return reason("board.pegs", `no peg of seat ${j.step.seat} on ${locationName(j.step.from)}`);
+  },
+  "split-part-from-start": (j) =>
+    j.split && j.rank !== null && j.step.from === START
+      ? reason(splitRule(j.rank), "a split part cannot bring a peg out")
+      : undefined,
+  "split-moves-one-peg-twice": (j) => {
+    const first = j.steps[0] as Step;
+    return j.split && j.rank !== null && j.index === 1 && first.seat === j.step.seat && first.to === j.step.from
+      ? reason(splitRule(j.rank), "a split moves two different pegs")
+      : undefined;
+  },
+  "eight-not-on-track": (j) => {
+    if (j.rank !== EIGHT || j.src < 0 || j.isTrack(j.src)) return undefined;
+    return reason("card.eight", `an 8 cannot move a peg in ${j.src === 0 ? "a start area" : "home"}`);
+  },
+  "eight-count": (j) => {
+    if (j.rank !== EIGHT || !j.holesOk() || !j.isTrack(j.src)) return undefined;
+    const target = back(j.work.g.length, j.src, 8);
+    return j.dst === target ? undefined : reason("card.eight", `an 8 moves a track peg exactly 8 holes back, to ${target - 1}`);
+  },
+  "joker-from-home": (j) =>
+    j.rank === JOKER && j.isHome(j.src) ? reason("card.joker.source", "a joker never moves a peg that is home") : undefined,
+  "joker-not-from-start": (j) =>
+    j.rank === JOKER && j.isTrack(j.src) && j.movable.some((s) => (j.work.start[s] as number) > 0)
+      ? reason("card.joker.source", "while a team start area holds a peg, a joker moves a peg from one")
+      : undefined,
+  "joker-target": (j) => {
+    if (j.rank !== JOKER || !j.holesOk()) return undefined;
+    const target = j.isTrack(j.dst) ? (j.work.at[j.dst] as number) : -1;
+    if (target < 0) return reason("card.joker", "a joker lands only on a track hole held by another peg");
+    if (target === j.step.seat) return reason("card.joker", "a joker cannot land on a peg of the moving peg's colour");
+    return undefined;
+  },
+  "come-out-card": (j) =>
+    j.step.from === START && j.rank !== null && j.rank !== JOKER && !comesOut(j.rank)
+      ? reason("card.come-out", "only an A, J, Q, K or a joker brings a peg out of a start area")
+      : undefined,
+  "come-out-hole": (j) => {
+    if (j.step.from !== START || j.rank === null || j.rank === JOKER || !comesOut(j.rank) || !j.holesOk()) {
+      return undefined;
+    }
+    const hole = j.work.g.comeOut[j.step.seat] as number;
+    return j.dst === hole ? undefined : reason("card.come-out", `a peg coming out goes to its come-out hole ${hole - 1}`);
+  },
+  "home-count": (j) => {
+    if (!j.counted() || !j.isHome(j.src) || j.reading !== undefined) return undefined;
+    return j.split
+      ? reason("move.in-home", "a peg in home moves forward along its lane, never back or out of it")
+      : reason("move.in-home", `a peg in home moves exactly ${j.total} holes forward, never out of home`);
+  },
+  "home-entry-count": (j) =>
+    !j.split && j.counted() && j.isTrack(j.src) && j.isHome(j.dst) && j.reading === undefined
+      ? reason("move.home-entry", "a peg enters home only if the count ends exactly on a home hole")
+      : undefined,
+  count: (j) =>
+    !j.split && j.counted() && j.isTrack(j.src) && !j.isHome(j.dst) && j.reading === undefined && j.rank !== null
+      ? reason(cardRule(j.rank), `a ${cardSymbol(j.rank)} moves a peg exactly ${j.total} holes forward`)
+      : undefined,
+  "split-part-count": (j) =>
+    j.split && j.counted() && j.isTrack(j.src) && j.reading === undefined && j.rank !== null
+      ? reason(splitRule(j.rank), `the two parts of a split are moves totalling ${j.total}`)
+      : undefined,
+  "split-total": (j) =>
+    j.split &&
+    j.index === 1 &&
+    j.first !== undefined &&
+    j.reading !== undefined &&
+    j.first.n + j.reading.n !== j.total &&
+    j.rank !== null
+      ? reason(splitRule(j.rank), `the two parts of a split are moves totalling ${j.total}`)
+      : undefined,
+  "path-blocked": (j) => {
+    if (!j.holesOk() || j.rank === JOKER) return undefined;
+    const mover = j.step.seat;
+    if (j.src === 0) {
+      const hole = j.work.g.comeOut[mover] as number;
+      if (j.rank === EIGHT || j.dst !== hole || j.work.at[j.dst] !== mover) return undefined;
+      return reason("move.blocking", `a peg of the same colour already stands on ${locationName(j.step.to)}`);
+    }
+    if (j.rank === EIGHT) {
+      if (!j.isTrack(j.src)) return undefined;
+      return j.dst === back(j.work.g.length, j.src, 8) && j.work.nearestBehind(mover, j.src) <= 8 ? blocking() : undefined;
+    }
+    const reading = j.reading;
+    if (reading === undefined || reading.block === "clear") return undefined;
+    if (j.isHome(j.src)) return reason("move.in-home", "a peg in home may not pass or land on another peg");
+    if (reading.block === "track") return blocking();
+    return reason("move.home-entry", "a peg enters home only past and onto empty home holes");
+  },
+  "wait-on-in-spot": (j) =>
+    alongTheTrack(j) && j.src === j.work.g.inSpot[j.step.seat]
+      ? reason("variant.wait-on-in-spot", "a peg on its own in-spot may only go into home")
+      : undefined,
+  "home-entry-compulsory": (j) => {
+    if (!alongTheTrack(j)) return undefined;
+    const mover = j.step.seat;
+    const work = j.work;
+    const length = work.g.length;
+    const spot = work.g.inSpot[mover] as number;
+    const toSpot = spot >= j.src ? spot - j.src : spot - j.src + length;
+    const k = (j.reading as Reading).n - toSpot;
+    const open =
+      k >= 1 && k <= 5 && work.nearestAhead(mover, j.src) > toSpot && ((work.home[mover] as number) & ((1 << k) - 1)) === 0;
+    return open ? reason("variant.home-entry-compulsory", "a peg that can enter home must") : undefined;
+  },
+  "nine-split-shape": (j) => {
+    const { first, reading } = j;
+    if (j.rank !== NINE || !j.split || j.index !== 1 || first === undefined || reading === undefined) return undefined;
+    if (first.backward !== reading.backward) return undefined;
+    return reason(
+      "variant.nine-split",
+      `one part of a split 9 goes forward and the other backward; both of these go ${reading.backward ? "back" : "forward"}`,
+    );
+  },
+  "knock-onto-held-in-spot": (j) => {
+    if (!j.holesOk() || !j.pegThere() || j.work.resolve(j.step.seat, j.src, j.dst) !== null) return undefined;
+    return j.rules.inSpotOccupied === "illegal"
+      ? reason("variant.in-spot-occupied", "the team peg knocked off would go to its in-spot, which is held")
+      : reason("move.landing.in-spot", "the team peg knocked off would go to its in-spot, where a peg of its colour stands");
+  },
+};
+
+function workBoard(state: GameState): WorkBoard {
+  return WorkBoard.of(state.pegs, teamOf(state.turn), state.rules) as WorkBoard;
 }
 
 /** A listed play and the changes it makes. */
@@ -392,8 +561,12 @@ export function otherWriting(state: GameState, move: Move): Listed | undefined {
   const changes = playChanges(state, listed);
   if (changes === undefined) return undefined;
   if (swap) return movableSeats(state).includes(first.seat) ? { play: listed, changes } : undefined;
+  if (firstFault(state, move) !== undefined) return undefined;
   const work = workBoard(state);
-  if (judgeParts(state, work, rank, move.steps) !== undefined) return undefined;
+  for (const step of move.steps) {
+    const g = work.g;
+    work.perform(work.resolve(step.seat, g.slotOf(step.from), g.slotOf(step.to)) ?? []);
+  }
   const result = workBoard(state);
   result.perform(changes);
   return samePosition(result.pegs, work.pegs) ? { play: listed, changes } : undefined;

@@ -52,9 +52,10 @@ from pegs_rules.cards import Rank
 from pegs_rules.errors import AmbiguousMoveError, IllegalMoveError, NotationError, PegsError
 from pegs_rules.movegen import legal_moves
 from pegs_rules.moves import Discard, Move, Pass, Play, Step, parse_notation
-from pegs_rules.reasons import card_rule, other_writing, why_illegal
+from pegs_rules.reasons import other_writing, why_illegal
 from pegs_rules.state import GameState
 from pegs_rules.validate import reraise
+from pegs_rules.verdict import card_rule
 
 _ANY_HOME = "h"
 """A location pattern: any hole of the peg's home lane."""

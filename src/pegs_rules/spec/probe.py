@@ -33,12 +33,12 @@ from pegs_rules.cards import Rank, format_cards
 from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.moves import Discard, Move, Pass, Play, parse_notation
 from pegs_rules.position import parse_position
-from pegs_rules.reasons import card_rule
 from pegs_rules.rules import Nine
 from pegs_rules.serialize import from_data
 from pegs_rules.spec.protocol import reshuffle_pile
 from pegs_rules.state import GameState
 from pegs_rules.turn import apply
+from pegs_rules.verdict import card_rule
 
 KINDS = {
     "missing": "the engine leaves out a legal move",
