@@ -8,11 +8,6 @@ export type CheckName =
   | "card-not-held"
   | "discard-while-a-card-plays"
   | "steps-the-card-cannot-make"
-  | "swap-no-such-seat"
-  | "swap-no-such-hole"
-  | "swap-written-from-the-other-peg"
-  | "swap-of-pegs-not-movable"
-  | "swap-misfit"
   | "no-such-seat"
   | "no-such-hole"
   | "seat-not-movable"
@@ -35,7 +30,12 @@ export type CheckName =
   | "wait-on-in-spot"
   | "home-entry-compulsory"
   | "nine-split-shape"
-  | "knock-onto-held-in-spot";
+  | "knock-onto-held-in-spot"
+  | "swap-no-such-seat"
+  | "swap-no-such-hole"
+  | "swap-written-from-the-other-peg"
+  | "swap-of-pegs-not-movable"
+  | "swap-misfit";
 
 /** One check of `move.verdict`: its item, name, scope and the house rule that brings it in. */
 export interface Check {
@@ -52,11 +52,6 @@ export const VERDICT_ORDER: readonly Check[] = Object.freeze([
   { item: "3", name: "card-not-held", scope: "move", when: null },
   { item: "4", name: "discard-while-a-card-plays", scope: "move", when: null },
   { item: "5", name: "steps-the-card-cannot-make", scope: "move", when: null },
-  { item: "8.1", name: "swap-no-such-seat", scope: "swap", when: { field: "twoSwap", value: true } },
-  { item: "8.1", name: "swap-no-such-hole", scope: "swap", when: { field: "twoSwap", value: true } },
-  { item: "8.2", name: "swap-written-from-the-other-peg", scope: "swap", when: { field: "twoSwap", value: true } },
-  { item: "8.2", name: "swap-of-pegs-not-movable", scope: "swap", when: { field: "twoSwap", value: true } },
-  { item: "8.3", name: "swap-misfit", scope: "swap", when: { field: "twoSwap", value: true } },
   { item: "6.1", name: "no-such-seat", scope: "step", when: null },
   { item: "6.1", name: "no-such-hole", scope: "step", when: null },
   { item: "6.2", name: "seat-not-movable", scope: "step", when: null },
@@ -80,4 +75,9 @@ export const VERDICT_ORDER: readonly Check[] = Object.freeze([
   { item: "6.7", name: "home-entry-compulsory", scope: "step", when: { field: "homeEntryCompulsory", value: true } },
   { item: "6.7", name: "nine-split-shape", scope: "step", when: { field: "nine", value: "forward_backward" } },
   { item: "6.8", name: "knock-onto-held-in-spot", scope: "step", when: null },
+  { item: "8.1", name: "swap-no-such-seat", scope: "swap", when: { field: "twoSwap", value: true } },
+  { item: "8.1", name: "swap-no-such-hole", scope: "swap", when: { field: "twoSwap", value: true } },
+  { item: "8.2", name: "swap-written-from-the-other-peg", scope: "swap", when: { field: "twoSwap", value: true } },
+  { item: "8.2", name: "swap-of-pegs-not-movable", scope: "swap", when: { field: "twoSwap", value: true } },
+  { item: "8.3", name: "swap-misfit", scope: "swap", when: { field: "twoSwap", value: true } },
 ] as const satisfies readonly Check[]);

@@ -350,7 +350,7 @@ const CHECKS: Readonly<Record<CheckName, Detect>> = {
       ? reason("turn.sequence", `seat ${j.state.turn} holds no ${cardSymbol(j.rank)}`)
       : undefined,
   "discard-while-a-card-plays": (j) => {
-    if (j.move.action !== "discard") return undefined;
+    if (j.move.action !== "discard" || j.state.winner !== null) return undefined; // after the win nothing plays
     const cards = found(j.state)
       .cards.filter((c) => c.keys.length > 0 && c.rank !== JOKER)
       .map((c) => cardSymbol(c.rank));
@@ -527,7 +527,9 @@ const CHECKS: Readonly<Record<CheckName, Detect>> = {
     );
   },
   "knock-onto-held-in-spot": (j) => {
-    if (!j.holesOk() || !j.pegThere() || j.work.resolve(j.step.seat, j.src, j.dst) !== null) return undefined;
+    // a landing is judged for a peg the player moves
+    if (!j.holesOk() || !j.movable.includes(j.step.seat) || !j.pegThere()) return undefined;
+    if (j.work.resolve(j.step.seat, j.src, j.dst) !== null) return undefined;
     return j.rules.inSpotOccupied === "illegal"
       ? reason("variant.in-spot-occupied", "the team peg knocked off would go to its in-spot, which is held")
       : reason("move.landing.in-spot", "the team peg knocked off would go to its in-spot, where a peg of its colour stands");

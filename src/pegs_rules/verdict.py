@@ -227,8 +227,8 @@ def _card_not_held(j: Judging) -> Reason | None:
 
 def _discard_while_a_card_plays(j: Judging) -> Reason | None:
     """``turn.must-play``: no discard while a card other than a joker can be played."""
-    if not isinstance(j.move, Discard):
-        return None
+    if not isinstance(j.move, Discard) or j.state.winner is not None:
+        return None  # after the win no card has a legal play
     playable = [r for r, plays in hand_plays(j.state).items() if plays and r is not Rank.JOKER]
     if not playable:
         return None
@@ -569,9 +569,11 @@ def _nine_split_shape(j: Judging) -> Reason | None:
 
 
 def _knock_onto_held_in_spot(j: Judging) -> Reason | None:
-    """``move.landing.in-spot``: a knocked team peg's landing on its in-spot is allowed."""
+    """``move.landing.in-spot``: a team peg knocked off lands on its in-spot as the rules allow."""
     mover, src, dst = j.step
-    if not j.holes_ok() or not j.peg_there() or j.work.resolve(mover, src, dst) is not None:
+    if not j.holes_ok() or mover not in j.movable or not j.peg_there():
+        return None  # a landing is judged for a peg the player moves
+    if j.work.resolve(mover, src, dst) is not None:
         return None
     if j.rules.in_spot_occupied is InSpotOccupied.ILLEGAL:
         return Reason(
