@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import re
 import sys
 import urllib.parse
@@ -60,6 +61,7 @@ from pegs_rules.position import parse_position
 from pegs_rules.rules import PRESETS, find_preset, with_rule
 from pegs_rules.rulings import ADDED, DECIDED, RULINGS
 from pegs_rules.spec import load_cases
+from pegs_rules.spec.clashes import clash_matrix, format_matrix
 from pegs_rules.specfiles import ruling_text
 from pegs_rules.state import GameState, new_game
 from pegs_rules.turn import apply
@@ -710,6 +712,79 @@ class RulingCoverageDirective(RstDirective):
         return self.parse_rst(lines)
 
 
+class VerdictOrderDirective(RstDirective):
+    """``.. verdict-order::``: the checks of ``move.verdict`` in order, from specs/verdict.json."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        path = SPECS / "verdict.json"
+        self.env.note_dependency(str(path))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        lines = [
+            ".. list-table::",
+            "   :header-rows: 1",
+            "   :widths: 5 6 34 27 18",
+            "   :class: verdict-order",
+            "",
+            "   * - #",
+            "     - Item",
+            "     - The move fails if it has...",
+            "     - Ruling named",
+            "     - Brought in by",
+        ]
+        scopes = {"move": "the whole move", "step": "each step", "swap": "a swap"}
+        for number, check in enumerate(data["checks"], 1):
+            named = ", ".join(f":ruling:`{rule}`" for rule in check["charges"])
+            if "choice" in check:
+                named += f" ({esc(check['choice'])})"
+            when = check.get("when")
+            brought = (
+                f"``{when['field']}: {json.dumps(when['value'])}``"
+                if when
+                else f"always ({scopes[check['scope']]})"
+            )
+            lines += [
+                f"   * - {number}",
+                f"     - {check['item']}",
+                f"     - ``{check['check']}``: {esc(check['fault'])}",
+                f"     - {named}",
+                f"     - {brought}",
+            ]
+        return self.parse_rst(lines)
+
+
+class ClashMatrixDirective(RstDirective):
+    """``.. clash-matrix::``: which items of ``move.verdict`` meet, and the cases covering each."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        for path in [SPECS / "verdict.json", *sorted((SPECS / "cases").glob("*.json"))]:
+            self.env.note_dependency(str(path))
+        matrix = clash_matrix()
+        grid = format_matrix(matrix).split("\n\n")[1]
+        lines = ["::", "", *("   " + line for line in grid.splitlines()), ""]
+        lines += [
+            ".. list-table::",
+            "   :header-rows: 1",
+            "   :widths: 12 88",
+            "   :class: clash-matrix",
+            "",
+            "   * - Items",
+            "     - Cases that break both and expect the earlier, or why the two never meet",
+        ]
+        for pair in matrix.pairs:
+            if pair.never is not None:
+                said = f"*never together:* {esc(pair.never)}"
+            elif pair.cases:
+                said = ", ".join(f"``{case}``" for case in pair.cases)
+            else:
+                said = "**not covered**"
+            lines += [f"   * - {pair.first} + {pair.second}", f"     - {said}"]
+        return self.parse_rst(lines)
+
+
 def rules_fields() -> dict[str, str]:
     """Each field of :class:`pegs_rules.rules.Rules` with its description (reST).
 
@@ -998,6 +1073,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("ruling-examples", RulingExamplesDirective)
     app.add_directive("rulings-index", RulingsIndexDirective)
     app.add_directive("ruling-coverage", RulingCoverageDirective)
+    app.add_directive("verdict-order", VerdictOrderDirective)
+    app.add_directive("clash-matrix", ClashMatrixDirective)
     app.add_directive("presets-table", PresetsTableDirective)
     app.add_directive("board-diagram", BoardDiagramDirective)
     app.add_directive("optional-automodule", OptionalAutomoduleDirective)

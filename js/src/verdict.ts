@@ -1,9 +1,10 @@
 /**
  * Why a move is illegal: {@link whyIllegal} names the ruling, {@link explain} gives the verdict
  * on any move. The legal moves stay the one authority on legality; a move not among them is
- * replayed step by step on a working board and the first ruling it breaks is named, in the
- * order of `move.verdict`: the game, the kind of move, the card, then each step from its peg to
- * its path to where it lands.
+ * judged by the checks of `move.verdict`, one function each, run in the order of
+ * `VERDICT_ORDER` (generated from `specs/verdict.json`): the game, the kind of move, the card,
+ * then each step from its peg to its path to where it lands. The first check it fails names
+ * the ruling.
  *
  * @module
  */
@@ -129,25 +130,20 @@ export function whyIllegal(state: GameState, move: unknown): Reason {
 }
 
 /** A check of `move.verdict` that a move fails: the check, the step (`null`: the move), why. */
-export interface Fault {
+interface Fault {
   readonly check: Check;
   readonly step: number | null;
   readonly reason: Reason;
 }
 
 /** The verdict: the first check of `move.verdict` that `move` fails, if any. */
-export function firstFault(state: GameState, move: Move): Fault | undefined {
+function firstFault(state: GameState, move: Move): Fault | undefined {
   for (const fault of judge(state, move)) return fault;
   return undefined;
 }
 
-/** Every check of `move.verdict` that `move` fails, in order. */
-export function faults(state: GameState, move: Move): Fault[] {
-  return [...judge(state, move)];
-}
-
 /**
- * The checks `move` fails, in the order of `VERDICT_ORDER` (`specs/verdict.json`); lazy, so the
+ * The checks `move` fails, in the order of `VERDICT_ORDER` (`specs/verdict.json`); lazy: the
  * first is the verdict. A play's steps are judged in turn, each on the board the steps before
  * it left; a step that cannot be carried out ends the judging.
  */

@@ -16,6 +16,9 @@
   [--keep-going]``: play random games and compare the engine with this library at every
   position; shrink each divergence to a small position and print it as a suite case
   (:mod:`pegs_rules.spec.fuzz`);
+* ``clashes``: which pairs of items of ``move.verdict`` one move can break together, and the
+  cases that cover each (:mod:`pegs_rules.spec.clashes`); exit 1 if a pair that can meet is
+  not covered;
 * ``dump``: the cases and game vectors as one JSON document;
 * ``record``, ``record-perft``: write the game vectors; fill in missing
   perft counts.
@@ -41,6 +44,7 @@ from pegs_rules.position import parse_position
 from pegs_rules.rules import PRESETS, Rules
 from pegs_rules.rulings import RULINGS
 from pegs_rules.serialize import from_json, to_data
+from pegs_rules.spec.clashes import clash_matrix, format_matrix
 from pegs_rules.spec.derive import CannotDerive, position_under
 from pegs_rules.spec.divergence import engine_perft, find_divergence
 from pegs_rules.spec.engine import Engine, EngineProcess, ReferenceEngine
@@ -239,6 +243,10 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds to wait for each of the engine's answers (default: %(default)s)",
     )
     perft_.set_defaults(run=_perft)
+    clashes = commands.add_parser(
+        "clashes", help="which items of move.verdict can meet, and the cases covering each pair"
+    )
+    clashes.set_defaults(run=_clashes)
     dump = commands.add_parser("dump", help="print the cases and game vectors as one JSON document")
     dump.set_defaults(run=_dump)
     record = commands.add_parser("record", help="write the game vectors in specs/games")
@@ -285,6 +293,12 @@ def _print_lines(lines: list[str]) -> int:
     for line in lines:
         print(line)
     return 0
+
+
+def _clashes(args: argparse.Namespace) -> int:
+    matrix = clash_matrix()
+    print(format_matrix(matrix))
+    return 1 if matrix.uncovered() or matrix.covered_though_never() else 0
 
 
 def _serve(args: argparse.Namespace) -> int:
