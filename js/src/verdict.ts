@@ -278,8 +278,7 @@ function read(j: Judging): Reading | undefined {
     const block = route(j, n);
     if (block !== undefined) return { backward: false, n, block };
   }
-  const backward = j.split && j.rank === NINE && j.rules.nine === "forward_backward";
-  if (backward && j.isTrack(j.src) && j.isTrack(j.dst)) {
+  if (backwardParts(j) && j.isTrack(j.src) && j.isTrack(j.dst)) {
     const length = j.work.g.length;
     for (const n of counts) {
       if (back(length, j.src, n) === j.dst) {
@@ -314,6 +313,11 @@ function route(j: Judging, n: number): "clear" | "track" | "home" | undefined {
   if (k < 1 || k > 5 || dst !== length + k) return undefined;
   if (nearest <= toSpot) return "track";
   return own & ((1 << k) - 1) ? "home" : "clear";
+}
+
+/** `variant.nine-split`: a part of a split 9 may go back under `nine: forward_backward`. */
+function backwardParts(j: Judging): boolean {
+  return j.split && j.rank === NINE && j.rules.nine === "forward_backward";
 }
 
 function back(length: number, src: number, n: number): number {
@@ -432,7 +436,7 @@ const CHECKS: Readonly<Record<CheckName, Detect>> = {
     j.rank === JOKER && j.isHome(j.src) ? reason("card.joker.source", "a joker never moves a peg that is home") : undefined,
   "joker-not-from-start": (j) =>
     j.rank === JOKER && j.isTrack(j.src) && j.movable.some((s) => (j.work.start[s] as number) > 0)
-      ? reason("card.joker.source", "while a team start area holds a peg, a joker moves a peg from one")
+      ? reason("card.joker.source", "while a start area the player may come out from holds a peg, a joker moves a peg out of one")
       : undefined,
   "joker-target": (j) => {
     if (j.rank !== JOKER || !j.holesOk()) return undefined;
@@ -468,17 +472,20 @@ const CHECKS: Readonly<Record<CheckName, Detect>> = {
       : undefined,
   "split-part-count": (j) =>
     j.split && j.counted() && j.isTrack(j.src) && j.reading === undefined && j.rank !== null
-      ? reason(splitRule(j.rank), `the two parts of a split are moves totalling ${j.total}`)
+      ? reason(
+          splitRule(j.rank),
+          `each part of a split moves its peg ${backwardParts(j) ? "forward or back" : "forward"} 1 to ${j.total - 1} holes, the two making ${j.total}`,
+        )
       : undefined,
-  "split-total": (j) =>
-    j.split &&
-    j.index === 1 &&
-    j.first !== undefined &&
-    j.reading !== undefined &&
-    j.first.n + j.reading.n !== j.total &&
-    j.rank !== null
-      ? reason(splitRule(j.rank), `the two parts of a split are moves totalling ${j.total}`)
-      : undefined,
+  "split-total": (j) => {
+    if (!j.split || j.index !== 1 || j.first === undefined || j.reading === undefined || j.rank === null) {
+      return undefined;
+    }
+    const made = j.first.n + j.reading.n;
+    return made === j.total
+      ? undefined
+      : reason(splitRule(j.rank), `the two parts of a split make ${j.total} holes together, not ${made}`);
+  },
   "path-blocked": (j) => {
     if (!j.holesOk() || j.rank === JOKER) return undefined;
     const mover = j.step.seat;

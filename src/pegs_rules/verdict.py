@@ -401,7 +401,9 @@ def _joker_not_from_start(j: Judging) -> Reason | None:
         return None
     if any(j.work.start[s] for s in j.movable):
         return Reason(
-            "card.joker.source", "while a team start area holds a peg, a joker moves a peg from one"
+            "card.joker.source",
+            "while a start area the player may come out from holds a peg, a joker moves a peg"
+            " out of one",
         )
     return None
 
@@ -481,7 +483,16 @@ def _split_part_count(j: Judging) -> Reason | None:
     if not j.split or not _counted(j) or not is_track(j.step.src) or j.reading is not None:
         return None
     assert j.rank is not None
-    return Reason(split_rule(j.rank), f"the two parts of a split are moves totalling {j.total}")
+    way = "forward or back" if _backward_parts(j) else "forward"
+    return Reason(
+        split_rule(j.rank),
+        f"each part of a split moves its peg {way} 1 to {j.total - 1} holes, the two making {j.total}",
+    )
+
+
+def _backward_parts(j: Judging) -> bool:
+    """``variant.nine-split``: a part of a split 9 may go back under ``forward_backward``."""
+    return j.split and j.rank is Rank.NINE and j.rules.nine is Nine.FORWARD_BACKWARD
 
 
 def _split_total(j: Judging) -> Reason | None:
@@ -491,7 +502,10 @@ def _split_total(j: Judging) -> Reason | None:
     if j.first.n + j.reading.n == j.total:
         return None
     assert j.rank is not None
-    return Reason(split_rule(j.rank), f"the two parts of a split are moves totalling {j.total}")
+    made = j.first.n + j.reading.n
+    return Reason(
+        split_rule(j.rank), f"the two parts of a split make {j.total} holes together, not {made}"
+    )
 
 
 def _path_blocked(j: Judging) -> Reason | None:
@@ -643,8 +657,7 @@ def _read(j: Judging) -> Reading | None:
             path = row[n]
             if path is not None and path[0] == dst:
                 return Reading(False, n, path[1])
-    backward = j.split and j.rank is Rank.NINE and j.rules.nine is Nine.FORWARD_BACKWARD
-    if backward and is_track(src) and is_track(dst):
+    if _backward_parts(j) and is_track(src) and is_track(dst):
         for n in counts:
             target, passed = t.back[src][n]
             if target == dst:
