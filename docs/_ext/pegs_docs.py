@@ -772,17 +772,17 @@ class ClashMatrixDirective(RstDirective):
             "   :class: clash-matrix",
             "",
             "   * - Items",
-            "     - Cases that break both and expect the earlier, or why the two never meet",
+            "     - Cases that break both and expect the earlier",
         ]
         for pair in matrix.pairs:
-            if pair.never is not None:
-                said = f"*never together:* {esc(pair.never)}"
-            elif pair.cases:
-                said = ", ".join(f"``{case}``" for case in pair.cases)
-            else:
-                said = "**not covered**"
-            lines += [f"   * - {pair.first} + {pair.second}", f"     - {said}"]
-        return self.parse_rst(lines)
+            if pair.never is None:
+                said = ", ".join(f"``{case}``" for case in pair.cases) or "**not covered**"
+                lines += [f"   * - {pair.first} + {pair.second}", f"     - {said}"]
+        data = json.loads((SPECS / "verdict.json").read_text(encoding="utf-8"))
+        lines += ["", "The other pairs never meet:", ""]
+        for row in data["never_together"]:
+            lines.append(f"* {row['item']} with {', '.join(row['with'])}: {esc(row['why'])}.")
+        return self.parse_rst([*lines, ""])
 
 
 def rules_fields() -> dict[str, str]:
