@@ -345,6 +345,38 @@ def test_a_perft_depth_the_engine_will_not_count_is_a_decline(tmp_path: Path) ->
     assert outcome.detail == ""  # depth 1 is the one declined: nothing was compared
 
 
+def test_a_wrong_count_stays_a_failure_when_the_engine_declines_the_divide(
+    tmp_path: Path,
+) -> None:
+    """The harness asks for ``divide`` after a wrong count; an engine that declines it has still
+    answered the count wrong: a failure, with or without ``--allow-declines``."""
+    position = load_perft()[0]
+    fault = {
+        "type": "perft",
+        "position": digest_of(str(case_state(position))),
+        "move": None,
+        "fault": "miscount-no-divide",
+    }
+    engine = double(tmp_path, [fault])
+    status, out = check(
+        "check",
+        "--engine",
+        engine,
+        "--only",
+        f"perft/{position['id']}",
+        "--perft-depth",
+        "1",
+        "--allow-declines",
+    )
+    assert status == 1, out[-3000:]
+    assert summary(out) == (0, 1, 0, 0)
+    expected = position["counts"][0]
+    assert (
+        f"depth 1: {expected + 1} nodes, expected {expected}; the engine declined the divide "
+        "(the engine: no divide, on purpose)"
+    ) in out
+
+
 @pytest.mark.parametrize(
     "supports, message",
     [

@@ -621,20 +621,44 @@ def _judge_perft(engine: Engine, position: dict[str, Any], max_depth: int) -> st
             agreed = "depth 1" if depth == 2 else f"depths 1 to {depth - 1}"
             raise _Declined(declined.reason, f"{agreed} agreed; declined depth {depth}") from None
         if nodes != expected:
-            answer = _ask(engine, {**request, "divide": True}, "nodes", expected=want)
-            got = answer.get("divide") or {}
-            split = divide(state, depth)
-            differ = [m for m in {**split, **got} if split.get(m) != got.get(m)]
-            raise _Wrong(
-                f"depth {depth}: {nodes} nodes, expected {expected}",
-                [f"- {m}: {split[m]}" for m in differ if m in split]
-                + [f"+ {m}: {got[m]}" for m in differ if m in got],
-                request=request,
-                expected=want,
-                received=[f"nodes: {nodes}"],
-                rerun=("perft", position["id"], "--depth", str(depth), "--against-reference"),
-            )
+            raise _miscount(engine, state, request, position["id"], nodes, expected)
     return ""
+
+
+def _miscount(
+    engine: Engine,
+    state: GameState,
+    request: dict[str, Any],
+    position_id: str,
+    nodes: object,
+    expected: int,
+) -> _Wrong:
+    """A wrong perft count, with the engine's ``divide`` beside the reference's where the
+    engine gives one: the count is wrong whatever the engine answers to the ``divide``
+    (a decline, an error or no answer only say so in the failure)."""
+    depth = request["depth"]
+    want = [f"nodes: {expected}"]
+    split = divide(state, depth)
+    try:
+        answer = _ask(engine, {**request, "divide": True}, "nodes", expected=want)
+        got = answer.get("divide") or {}
+        followed = "" if got else "; the engine's answer to divide has no divide"
+    except _Declined as declined:
+        got, followed = {}, f"; the engine declined the divide ({declined.reason})"
+    except _Wrong as wrong:
+        got, followed = {}, f"; the divide went wrong: {wrong.problem}"
+    if not isinstance(got, dict):
+        got, followed = {}, f"; the engine's divide is not an object: {_clip(got)}"
+    differ = [m for m in {**split, **got} if split.get(m) != got.get(m)] if got else []
+    return _Wrong(
+        f"depth {depth}: {nodes} nodes, expected {expected}{followed}",
+        [f"- {m}: {split[m]}" for m in differ if m in split]
+        + [f"+ {m}: {got[m]}" for m in differ if m in got],
+        request=request,
+        expected=want,
+        received=[f"nodes: {nodes}"],
+        rerun=("perft", position_id, "--depth", str(depth), "--against-reference"),
+    )
 
 
 # --- the whole suite ----------------------------------------------------------------------------
