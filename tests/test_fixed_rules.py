@@ -13,7 +13,7 @@ import pytest
 from checking import check, double, summary, validator
 
 from pegs_rules import parse_position
-from pegs_rules.rules import ARIZONA, Nine, Rules
+from pegs_rules.rules import ARIZONA, PRESETS, Nine, Rules
 from pegs_rules.spec import load_cases, load_games, load_perft
 from pegs_rules.spec.derive import CannotDerive, derive_case, derive_perft, position_under
 from pegs_rules.spec.engine import EngineProcess
@@ -56,32 +56,47 @@ def test_a_case_re_judged_under_other_rules_gets_their_answer() -> None:
 def test_a_derived_position_after_a_reshuffle_leaves_out_what_the_shuffle_decides() -> None:
     """Seat 0 plays its 5 with an empty draw pile: the discard pile 2 3 and the 5 are
     reshuffled and seat 0 draws one of them (turn.reshuffle), so its hand and the draw pile
-    depend on the shuffle; everything else does not."""
+    depend on the shuffle; the lines the case lists that do not are judged, no others."""
     played = case(
         ["pegs 0: 12", "hand 0: 5 9", "discard: 2 3"],
         move="5 0:12-17",
-        expect={"after": ["pegs 0: 17"]},
+        expect={"after": ["pegs 0: 17", "hand 0: 9", "draw:", "discard:", "turn: 1"]},
     )
     after = derive_case(played, Rules(nine=Nine.PLAIN))["expect"]["after"]
-    assert after == [
-        "turn: 1",
-        "pegs 0: s s s s 17",
-        "pegs 1: s s s s s",
-        "pegs 2: s s s s s",
-        "pegs 3: s s s s s",
-        "hand 1:",
-        "hand 2:",
-        "hand 3:",
-        "discard:",
-    ]
+    assert after == ["pegs 0: s s s s 17", "discard:", "turn: 1"]
+    only_pegs = derive_case(played | {"expect": {"after": ["pegs 0: 17"]}}, Rules(nine=Nine.PLAIN))
+    assert only_pegs["expect"] == {"after": ["pegs 0: s s s s 17"]}
+
+
+def test_a_derived_position_judges_the_lines_its_case_lists_and_no_reshuffle_of_its_own() -> None:
+    """Under arizona seat 0 plays its 5 and draws the 8: no reshuffle, and the case lists the
+    piles and hand. Under standard seat 1 draws first, two cards: the 8, then a reshuffle of
+    the 3 and 5 (turn.reshuffle, not the case's business): only the pegs and the turn are
+    judged. Under arizona with a plain 9 the case's lines are judged with their values there."""
+    listed = ["pegs 0: 17", "hand 0: 8 9 9 9 9", "draw:", "discard: 3 5", "turn: 1"]
+    played = case(
+        ["pegs 0: 12", "hand 0: 5 9 9 9 9", "hand 1: 2 2 2 2", "draw: 8", "discard: 3"],
+        move="5 0:12-17",
+        expect={"after": listed},
+    )
+    standard = derive_case(played, PRESETS["standard"])
+    assert standard["expect"] == {"after": ["pegs 0: s s s s 17", "turn: 1"]}
+    plain = derive_case(played, Rules(nine=Nine.PLAIN))["expect"]["after"]
+    assert plain == ["pegs 0: s s s s 17", *listed[1:]]
+    # a move the case rejects, legal under the engine's rules: its verdict alone is judged
+    ten = case(["pegs 0: 20", "hand 0: K"], move="K 0:20-30", expect={"illegal": "card.face"})
+    assert derive_case(ten, ARIZONA)["expect"] == {"after": []}
 
 
 def test_a_derived_deal_and_an_impossible_position() -> None:
     deal: dict[str, Any] = {"id": "deal.hands/x", "rules": ["deal.hands"], "preset": "arizona"}
     deal["why"] = "a deal"
-    deal |= {"deal": {"players": 4, "dealer": 1}, "expect": {"dealt": {"hand_sizes": [5] * 4}}}
+    listed = {"hand_sizes": [5] * 4, "draw_pile": 142, "first_turn": 2, "cards": {}}
+    deal |= {"deal": {"players": 4, "dealer": 1}, "expect": {"dealt": listed}}
     six = Rules(hand_size=6)
     dealt = derive_case(deal, six)
+    only_sizes = derive_case(deal | {"expect": {"dealt": {"hand_sizes": [5] * 4}}}, six)
+    assert only_sizes["expect"] == {"dealt": {"hand_sizes": [6] * 4}}  # what the case judges
     assert dealt["deal"]["rules"] == ["hand_size: 6"]
     facts = dealt["expect"]["dealt"]
     assert facts["hand_sizes"] == [6, 6, 6, 6] and facts["draw_pile"] == 162 - 24
@@ -246,3 +261,23 @@ def test_run_suite_marks_derived_outcomes(tmp_path: Path) -> None:
     assert all(
         "arizona with nine: plain, face_values: 11 12 13" in str(o.derived) for o in outcomes
     )
+
+
+def test_a_reshuffle_of_its_own_fails_the_reshuffle_cases_alone_under_fixed_rules(
+    tmp_path: Path,
+) -> None:
+    """An engine whose reshuffle leaves out the card just played, declaring standard: under
+    standard's larger hands many positions reshuffle that do not under the cases' own rules,
+    and the piles after them differ; only the cases about the reshuffle fail (the one naming
+    deal.hands is standard's own, not derived), as they do when it declares nothing."""
+    rulings = ("move.landing", "move.safe-holes", "card.face", "turn.reshuffle")
+    selection = [arg for ruling in rulings for arg in ("--only-ruling", ruling)]
+    failed = []
+    for supports in ({}, {"rules": {"name": "standard"}}):
+        engine = double(tmp_path, {"reshuffle_without_played": True, "supports": supports})
+        status, out = check("check", "--engine", engine, *selection)
+        assert status == 1
+        failed.append({line.split()[1] for line in out.splitlines() if line.startswith("FAIL ")})
+    assert failed[0] == failed[1]
+    cases = {c["id"]: c for c in CASES}
+    assert len(failed[0]) == 7 and all("turn.reshuffle" in cases[i]["rules"] for i in failed[0])
