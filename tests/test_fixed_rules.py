@@ -3,6 +3,7 @@ can play, each re-judged under its rules by the reference engine and marked as d
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 import xml.etree.ElementTree as ET
@@ -12,14 +13,16 @@ from typing import Any
 import pytest
 from checking import check, double, summary, validator
 
-from pegs_rules import parse_position
+from pegs_rules import GameState, Move, apply, legal_moves, parse_position
+from pegs_rules.cards import Rank
 from pegs_rules.rules import ARIZONA, PRESETS, Nine, Rules
-from pegs_rules.spec import load_cases, load_games, load_perft
+from pegs_rules.spec import derive, load_cases, load_games, load_perft
 from pegs_rules.spec.derive import CannotDerive, derive_case, derive_perft, position_under
-from pegs_rules.spec.engine import EngineProcess
+from pegs_rules.spec.engine import EngineProcess, ReferenceEngine
 from pegs_rules.spec.harness import run_suite
 from pegs_rules.spec.perft import perft
 from pegs_rules.spec.record import enough_cards
+from pegs_rules.spec.report import report
 from pegs_rules.spec.suite import case_state
 from pegs_rules.spec.supports import Supports, SupportsError, needs_of_position
 
@@ -281,3 +284,54 @@ def test_a_reshuffle_of_its_own_fails_the_reshuffle_cases_alone_under_fixed_rule
     assert failed[0] == failed[1]
     cases = {c["id"]: c for c in CASES}
     assert len(failed[0]) == 7 and all("turn.reshuffle" in cases[i]["rules"] for i in failed[0])
+
+
+class HouseEngine(ReferenceEngine):
+    """The reference engine, in this process, saying that it plays HOUSE: it follows the
+    rulings under the rule lines of each position sent."""
+
+    def handshake(self) -> dict[str, Any]:
+        return {**super().handshake(), "supports": {"rules": HOUSE}}
+
+
+def test_a_misreading_in_a_derived_expectation_names_the_rulings_it_rests_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reference misreads a plain 9 when deriving (it forgets a move): the engine that
+    follows the text fails the derived case, under the case's id and row, and the failure names
+    the case's rulings and, apart, variant.nine-split, the text the expectation rests on."""
+    chosen = next(c for c in CASES if c["id"].startswith("card.nine/") and "legal" in c["expect"])
+
+    def misread(state: GameState) -> tuple[Move, ...]:
+        return legal_moves(state)[:-1]
+
+    monkeypatch.setattr(derive, "legal_moves", misread)
+    (outcome,) = run_suite(HouseEngine(), [chosen])
+    assert outcome.problem and outcome.derived and outcome.id == chosen["id"]
+    assert outcome.group == chosen["rules"][0] and outcome.read == tuple(chosen["rules"])
+    assert "variant.nine-split" in outcome.rests_on
+    text = " ".join(report([outcome]).split())
+    assert f"rulings to read: {', '.join(chosen['rules'])}; and, the expectation" in text
+    assert "its reading of variant.nine-split" in text
+    assert "1 failure of a derived expectation" in text
+
+
+def test_a_misreading_outside_what_the_case_judges_fails_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reference misreads the discard pile after every move when deriving: the cases that
+    list only pegs (and the turn) judge no pile, so the engine that follows the text passes."""
+    chosen = [
+        c
+        for c in CASES
+        if "after" in c["expect"]
+        and not any(x.startswith(("discard", "draw", "hand")) for x in c["expect"]["after"])
+    ][:12]
+
+    def misread(state: GameState, move: Move) -> GameState:
+        return dataclasses.replace(apply(state, move), discard_pile=(Rank.KING,))
+
+    monkeypatch.setattr(derive, "apply", misread)
+    outcomes = run_suite(HouseEngine(), chosen)
+    assert len(outcomes) == 12 and all(o.derived for o in outcomes if o.skipped is None)
+    assert all(o.passed for o in outcomes if o.skipped is None), report(outcomes)

@@ -19,6 +19,7 @@ from pegs_rules import GameState, apply, legal_moves, parse_notation, parse_posi
 from pegs_rules.spec import load_cases, load_games, load_perft, main
 from pegs_rules.spec.engine import EngineProcess
 from pegs_rules.spec.harness import Scoring, run_suite
+from pegs_rules.spec.probe import ruling_of_move
 from pegs_rules.spec.report import report
 from pegs_rules.spec.suite import case_state, digest_of
 from pegs_rules.spec.supports import Supports, SupportsError, needs_of_case
@@ -148,7 +149,8 @@ def test_a_failure_shows_the_position_both_answers_in_full_and_the_reason(
     status, out = check("check", "--engine", engine, "--only", "card.seven*")
     assert status == 1 and summary(out)[1] == 2
     empty = out.split(f"FAIL {listed['id']} [card.seven]: ", 1)[1].split("\nFAIL ", 1)[0]
-    assert empty.startswith("the legal moves differ; the engine answered no moves\n  why: ")
+    read = f"rulings to read: {', '.join(listed['rules'])} (specs/rulings.md)"
+    assert empty.startswith(f"the legal moves differ; the engine answered no moves\n  {read}\n")
     assert f"why: {' '.join(listed['why'].split())} position: rules: arizona" in " ".join(
         empty.split()
     )
@@ -506,3 +508,26 @@ def replace_hand(state: GameState) -> GameState:
     hands = list(state.hands)
     hands[state.turn] = hands[state.turn][1:]
     return dataclasses.replace(state, hands=tuple(hands))
+
+
+def test_a_game_vector_failure_names_the_ruling_its_first_difference_touches(
+    tmp_path: Path,
+) -> None:
+    """After the first turn the engine leaves a card out of the next seat's hand: the hands
+    differ, which turn.sequence governs. A perft count that leaves out a move names the ruling
+    of that move's card."""
+    record = load_games()[0]
+    start = parse_position("\n".join(record["start"]))
+    command = shlex.split(double(tmp_path, {"apply_drop": [digest_of(str(start))]}))
+    position = load_perft()[0]
+    state = case_state(position)
+    with EngineProcess(command, timeout=10) as engine:
+        (game,) = run_suite(engine, [], [record])
+    assert game.problem and game.problem.startswith("1 of ") and game.read == ("turn.sequence",)
+    assert "rulings to read: turn.sequence (specs/rulings.md)" in report([game])
+    dropping = double(tmp_path, {"perft_drop": [digest_of(str(state))]})
+    with EngineProcess(shlex.split(dropping), timeout=10) as engine:
+        (counted,) = run_suite(engine, [], [], [position], perft_depth=1)
+    first = str(legal_moves(state)[0])
+    assert counted.diff == (f"- {first}: 1",)
+    assert counted.read == (ruling_of_move(state, first),)

@@ -41,6 +41,33 @@ _NOT_COMPARED = ("rules", "rule", "players", "dealer")
 """Position lines a derived ``after`` leaves out: they never change with a move."""
 
 
+FIELD_RULINGS: dict[str, tuple[str, ...]] = {
+    "player_counts": ("board.sides",),
+    "decks": ("deck.composition", "variant.decks"),
+    "hand_size": ("deal.hands",),
+    "draw_first": ("turn.sequence",),
+    "control": ("team.control",),
+    "joker_source": ("card.joker.source",),
+    "nine": ("card.nine", "variant.nine-split"),
+    "face_values": ("card.face", "variant.face-values"),
+    "home_entry_compulsory": ("variant.home-entry-compulsory",),
+    "wait_on_in_spot": ("variant.wait-on-in-spot",),
+    "in_spot_occupied": ("move.landing.in-spot", "variant.in-spot-occupied"),
+    "two_swap": ("variant.two-swap",),
+}
+"""The rulings that say what each field of the rules object does (``Rules``'s docstring)."""
+
+
+def rulings_between(own: Rules, rules: Rules) -> tuple[str, ...]:
+    """The rulings of the fields in which ``rules`` differ from ``own``: the text a derived
+    expectation under ``rules`` rests on beside its case's rulings."""
+    found: list[str] = []
+    for name, rulings in FIELD_RULINGS.items():
+        if getattr(own, name) != getattr(rules, name):
+            found += [r for r in rulings if r not in found]
+    return tuple(found)
+
+
 class CannotDerive(PegsError):
     """An item that cannot be set up under the engine's rules."""
 
