@@ -175,8 +175,7 @@ def report(outcomes: list[Outcome], scoring: Scoring = STRICT, rerun: Rerun | No
 def _failure_text(outcome: Outcome, scoring: Scoring, rerun: Rerun | None) -> list[str]:
     word = "FAIL" if outcome.fails(scoring) else "OTHER ID"
     lines = [f"{word} {outcome.id} [{outcome.group}]: {outcome.problem}"]
-    if outcome.read or outcome.rests_on:
-        lines += _labelled("rulings to read", (reading(outcome),), hyphens=False)
+    lines += _labelled("rulings to read", (reading(outcome),), hyphens=False)
     if outcome.derived:
         lines += _labelled("expectation", (outcome.derived,))
     if outcome.why:
@@ -200,7 +199,11 @@ def _failure_text(outcome: Outcome, scoring: Scoring, rerun: Rerun | None) -> li
 
 def reading(outcome: Outcome) -> str:
     """The rulings an engine author reads to fix a failure, where to find them: the item's,
-    then, for a derived expectation, those it is the reference engine's reading of."""
+    then, for a derived expectation, those it is the reference engine's reading of (none for
+    a failure that is no answer to judge: an error, no answer in time, a position that cannot
+    be read)."""
+    if not outcome.read:
+        return "none: what came is no answer a ruling judges (specs/protocol.md)"
     text = ", ".join(outcome.read)
     beside = [r for r in outcome.rests_on if r not in outcome.read]
     if outcome.derived and beside:
@@ -302,8 +305,7 @@ def markdown(
     for outcome in problems:
         word = "" if outcome.fails(scoring) else " (other id, counted as passed)"
         lines += ["", f"### `{outcome.id}`{word}", "", f"{_inline(outcome.problem or '')}", ""]
-        if outcome.read or outcome.rests_on:
-            lines += [f"- rulings to read: {_inline(reading(outcome))}"]
+        lines += [f"- rulings to read: {_inline(reading(outcome))}"]
         if outcome.derived:
             lines += [f"- expectation {_inline(outcome.derived)}"]
         if outcome.why:
