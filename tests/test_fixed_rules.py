@@ -74,8 +74,8 @@ def test_a_derived_position_after_a_reshuffle_leaves_out_what_the_shuffle_decide
 def test_a_derived_position_judges_the_lines_its_case_lists_and_no_reshuffle_of_its_own() -> None:
     """Under arizona seat 0 plays its 5 and draws the 8: no reshuffle, and the case lists the
     piles and hand. Under standard seat 1 draws first, two cards: the 8, then a reshuffle of
-    the 3 and 5 (turn.reshuffle, not the case's business): only the pegs and the turn are
-    judged. Under arizona with a plain 9 the case's lines are judged with their values there."""
+    the 3 and 5 (turn.reshuffle, not the case's business): the piles and seat 1's hand are
+    not judged, seat 0's hand is (it played the 5 and draws nothing). Under arizona with a plain 9 the case's lines are judged with their values there."""
     listed = ["pegs 0: 17", "hand 0: 8 9 9 9 9", "draw:", "discard: 3 5", "turn: 1"]
     played = case(
         ["pegs 0: 12", "hand 0: 5 9 9 9 9", "hand 1: 2 2 2 2", "draw: 8", "discard: 3"],
@@ -83,7 +83,7 @@ def test_a_derived_position_judges_the_lines_its_case_lists_and_no_reshuffle_of_
         expect={"after": listed},
     )
     standard = derive_case(played, PRESETS["standard"])
-    assert standard["expect"] == {"after": ["pegs 0: s s s s 17", "turn: 1"]}
+    assert standard["expect"] == {"after": ["pegs 0: s s s s 17", "hand 0: 9 9 9 9", "turn: 1"]}
     plain = derive_case(played, Rules(nine=Nine.PLAIN))["expect"]["after"]
     assert plain == ["pegs 0: s s s s 17", *listed[1:]]
     # a move the case rejects, legal under the engine's rules: its verdict alone is judged

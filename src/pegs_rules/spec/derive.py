@@ -137,14 +137,14 @@ def judged_lines(
     under the engine's rules) that a derived expectation judges: those the case lists of the
     position after its move (``listed``; none when the case's move is illegal under its own
     rules, whose verdict alone is then judged), less what :func:`after_lines` leaves to each
-    engine, and less every line a reshuffle changed (the draw and discard piles and the hand
-    that drew) when the move reshuffles under the engine's rules and not from the case's own
+    engine (after a reshuffle, the draw pile and the hand that drew), and less the discard
+    pile too when the move reshuffles under the engine's rules and not from the case's own
     position ``own``: the case is not about the reshuffle, the ``turn.reshuffle`` cases are."""
     keys = [line.partition(":")[0].strip() for line in listed]
     kept = {line.partition(":")[0] for line in after_lines(before, after)}
     kept |= {"winner"}  # written only once the game is over; "winner: none" until then
     if after.reshuffles != before.reshuffles and not _reshuffles(own, move):
-        kept -= {"draw", "discard", *(f"hand {seat}" for seat in range(after.players))}
+        kept -= {"discard"}  # the draw pile and the hand that drew are out already
     return [line_of(after, key) for key in keys if key in kept]
 
 
