@@ -6,7 +6,8 @@ faults file: a list of ``{"type": ..., "position": DIGEST, "move": ..., "fault":
 where ``DIGEST`` is :func:`pegs_rules.spec.suite.digest_of` of the request's
 position text and ``move`` (for ``apply``) its move. The file may instead hold an
 object: ``{"faults": [...], "supports": {...}, "other_ids": true, "perft_drop": [...],
-"decline_rejections": true, "apply_drop": [...], "plays": {...}}``, whose ``supports`` goes into the
+"decline_rejections": true, "apply_drop": [...], "plays": {...},
+"reshuffle_without_played": true}``, whose ``supports`` goes into the
 ``hello`` answer, whose ``other_ids`` makes every rejection name another ruling than the
 reference's, whose ``perft_drop`` lists the digests of positions where its perft leaves
 out the first legal move (a move generator wrong deep in the tree), whose
@@ -14,7 +15,9 @@ out the first legal move (a move generator wrong deep in the tree), whose
 hiding what it gets wrong), and whose ``apply_drop`` lists the digests of positions where
 its ``apply`` of any move leaves a card out of the next seat's hand, and whose ``plays``
 (a rules object as ``supports.rules`` has it) are the rules it plays whatever a request
-says (an engine with fixed rules that never reads a position's rule lines). The faults:
+says (an engine with fixed rules that never reads a position's rule lines), and whose
+``reshuffle_without_played`` makes its reshuffle leave out the card just played (which stays
+as the discard pile) unless the request gives the pile. The faults:
 
 * ``drop``: leave the first move out of a ``legal`` answer;
 * ``add``: add a move that is no move to a ``legal`` answer;
