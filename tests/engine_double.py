@@ -6,7 +6,8 @@ faults file: a list of ``{"type": ..., "position": DIGEST, "move": ..., "fault":
 where ``DIGEST`` is :func:`pegs_rules.spec.suite.digest_of` of the request's
 position text and ``move`` (for ``apply``) its move. The file may instead hold an
 object: ``{"faults": [...], "supports": {...}, "other_ids": true, "perft_drop": [...],
-"decline_rejections": true, "apply_drop": [...], "plays": {...}}``, whose ``supports`` goes into the
+"decline_rejections": true, "apply_drop": [...], "plays": {...},
+"reshuffle_without_played": true}``, whose ``supports`` goes into the
 ``hello`` answer, whose ``other_ids`` makes every rejection name another ruling than the
 reference's, whose ``perft_drop`` lists the digests of positions where its perft leaves
 out the first legal move (a move generator wrong deep in the tree), whose
@@ -14,13 +15,16 @@ out the first legal move (a move generator wrong deep in the tree), whose
 hiding what it gets wrong), and whose ``apply_drop`` lists the digests of positions where
 its ``apply`` of any move leaves a card out of the next seat's hand, and whose ``plays``
 (a rules object as ``supports.rules`` has it) are the rules it plays whatever a request
-says (an engine with fixed rules that never reads a position's rule lines). The faults:
+says (an engine with fixed rules that never reads a position's rule lines), and whose
+``reshuffle_without_played`` makes its reshuffle leave out the card just played (which stays
+as the discard pile) unless the request gives the pile. The faults:
 
 * ``drop``: leave the first move out of a ``legal`` answer;
 * ``add``: add a move that is no move to a ``legal`` answer;
 * ``stay``: answer an ``apply`` with the position before the move;
 * ``wrong-rule``: reject an ``apply`` citing ``card.joker``;
 * ``miscount``: add one to a ``perft`` count;
+* ``miscount-no-divide``: add one to a ``perft`` count, and decline the ``divide`` asked next;
 * ``hang``: never answer;
 * ``crash``: exit with status 3;
 * ``garbage``: answer with a line that is not JSON;
@@ -37,17 +41,20 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pegs_rules import GameState, Move, apply, legal_moves, parse_notation, parse_position
 from pegs_rules.errors import PegsError
+from pegs_rules.moves import Discard, Play
 from pegs_rules.rules import Rules
 from pegs_rules.spec.derive import position_under
-from pegs_rules.spec.protocol import handle
+from pegs_rules.spec.protocol import handle, reshuffle_pile
 from pegs_rules.spec.suite import digest_of
 from pegs_rules.spec.supports import fixed_rules, rule_lines
+from pegs_rules.state import reshuffled
 
 
 def faulty_answer(request: dict[str, Any], fault: str) -> dict[str, Any] | str | None:
@@ -64,6 +71,10 @@ def faulty_answer(request: dict[str, Any], fault: str) -> dict[str, Any] | str |
         answer = {"id": request["id"], "illegal": "card.joker"}
     elif fault == "miscount":
         answer["nodes"] += 1
+    elif fault == "miscount-no-divide":
+        answer["nodes"] += 1
+        if request.get("divide"):
+            answer = {"id": request["id"], "unsupported": "no divide, on purpose"}
     elif fault == "hang":
         time.sleep(600)
     elif fault == "crash":
@@ -149,6 +160,30 @@ def perft_answer(request: dict[str, Any], drop: set[str], apply_drop: set[str]) 
     return {"id": request["id"], "nodes": sum(counts.values()), "divide": counts}
 
 
+def reshuffle_without_played(request: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer of an engine that reshuffles the discard pile without the card just played
+    (``turn.reshuffle`` has it join the pile): that card stays as the discard pile. Only an
+    ``apply`` whose move reshuffles, and whose request gives no pile, is answered otherwise."""
+    if request["type"] != "apply" or "reshuffle" in request or "position" not in answer:
+        return answer
+    state = parse_position(request["position"])
+    move = parse_notation(request["move"])
+    after = apply(state, move)
+    if after.reshuffles == state.reshuffles or not isinstance(move, (Play, Discard)):
+        return answer
+    ours = reshuffle_pile(state, move)
+    taken = len(ours) - len(after.draw_pile)
+    pile = reshuffled(state.seed, state.reshuffles, state.discard_pile)
+    drawer = (state.turn + 1) % state.players if state.rules.draw_first else state.turn
+    hand = Counter(after.hands[drawer])
+    hand.subtract(ours[:taken])
+    hand.update(pile[:taken])
+    hands = list(after.hands)
+    hands[drawer] = tuple(sorted(hand.elements()))
+    other = replace(after, hands=tuple(hands), draw_pile=pile[taken:], discard_pile=(move.card,))
+    return {"id": answer["id"], "position": str(other)}
+
+
 def main(faults_file: str) -> int:
     config = json.loads(Path(faults_file).read_text(encoding="utf-8"))
     if isinstance(config, list):
@@ -178,6 +213,8 @@ def main(faults_file: str) -> int:
             state = parse_position(request["position"])
             after = play(state, parse_notation(request["move"]), apply_drop)
             answer = {"id": answer["id"], "position": str(after)}
+        if config.get("reshuffle_without_played") and isinstance(answer, dict):
+            answer = reshuffle_without_played(request, answer)
         text = answer if isinstance(answer, str) else json.dumps(answer)
         sys.stdout.write(text + "\n")
         sys.stdout.flush()

@@ -3,6 +3,7 @@ can play, each re-judged under its rules by the reference engine and marked as d
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 import xml.etree.ElementTree as ET
@@ -12,14 +13,16 @@ from typing import Any
 import pytest
 from checking import check, double, summary, validator
 
-from pegs_rules import parse_position
-from pegs_rules.rules import ARIZONA, Nine, Rules
-from pegs_rules.spec import load_cases, load_games, load_perft
+from pegs_rules import GameState, Move, apply, legal_moves, parse_position
+from pegs_rules.cards import Rank
+from pegs_rules.rules import ARIZONA, PRESETS, Nine, Rules
+from pegs_rules.spec import derive, load_cases, load_games, load_perft
 from pegs_rules.spec.derive import CannotDerive, derive_case, derive_perft, position_under
-from pegs_rules.spec.engine import EngineProcess
+from pegs_rules.spec.engine import EngineProcess, ReferenceEngine
 from pegs_rules.spec.harness import run_suite
 from pegs_rules.spec.perft import perft
 from pegs_rules.spec.record import enough_cards
+from pegs_rules.spec.report import report
 from pegs_rules.spec.suite import case_state
 from pegs_rules.spec.supports import Supports, SupportsError, needs_of_position
 
@@ -56,32 +59,47 @@ def test_a_case_re_judged_under_other_rules_gets_their_answer() -> None:
 def test_a_derived_position_after_a_reshuffle_leaves_out_what_the_shuffle_decides() -> None:
     """Seat 0 plays its 5 with an empty draw pile: the discard pile 2 3 and the 5 are
     reshuffled and seat 0 draws one of them (turn.reshuffle), so its hand and the draw pile
-    depend on the shuffle; everything else does not."""
+    depend on the shuffle; the lines the case lists that do not are judged, no others."""
     played = case(
         ["pegs 0: 12", "hand 0: 5 9", "discard: 2 3"],
         move="5 0:12-17",
-        expect={"after": ["pegs 0: 17"]},
+        expect={"after": ["pegs 0: 17", "hand 0: 9", "draw:", "discard:", "turn: 1"]},
     )
     after = derive_case(played, Rules(nine=Nine.PLAIN))["expect"]["after"]
-    assert after == [
-        "turn: 1",
-        "pegs 0: s s s s 17",
-        "pegs 1: s s s s s",
-        "pegs 2: s s s s s",
-        "pegs 3: s s s s s",
-        "hand 1:",
-        "hand 2:",
-        "hand 3:",
-        "discard:",
-    ]
+    assert after == ["pegs 0: s s s s 17", "discard:", "turn: 1"]
+    only_pegs = derive_case(played | {"expect": {"after": ["pegs 0: 17"]}}, Rules(nine=Nine.PLAIN))
+    assert only_pegs["expect"] == {"after": ["pegs 0: s s s s 17"]}
+
+
+def test_a_derived_position_judges_the_lines_its_case_lists_and_no_reshuffle_of_its_own() -> None:
+    """Under arizona seat 0 plays its 5 and draws the 8: no reshuffle, and the case lists the
+    piles and hand. Under standard seat 1 draws first, two cards: the 8, then a reshuffle of
+    the 3 and 5 (turn.reshuffle, not the case's business): the piles and seat 1's hand are
+    not judged, seat 0's hand is (it played the 5 and draws nothing). Under arizona with a plain 9 the case's lines are judged with their values there."""
+    listed = ["pegs 0: 17", "hand 0: 8 9 9 9 9", "draw:", "discard: 3 5", "turn: 1"]
+    played = case(
+        ["pegs 0: 12", "hand 0: 5 9 9 9 9", "hand 1: 2 2 2 2", "draw: 8", "discard: 3"],
+        move="5 0:12-17",
+        expect={"after": listed},
+    )
+    standard = derive_case(played, PRESETS["standard"])
+    assert standard["expect"] == {"after": ["pegs 0: s s s s 17", "hand 0: 9 9 9 9", "turn: 1"]}
+    plain = derive_case(played, Rules(nine=Nine.PLAIN))["expect"]["after"]
+    assert plain == ["pegs 0: s s s s 17", *listed[1:]]
+    # a move the case rejects, legal under the engine's rules: its verdict alone is judged
+    ten = case(["pegs 0: 20", "hand 0: K"], move="K 0:20-30", expect={"illegal": "card.face"})
+    assert derive_case(ten, ARIZONA)["expect"] == {"after": []}
 
 
 def test_a_derived_deal_and_an_impossible_position() -> None:
     deal: dict[str, Any] = {"id": "deal.hands/x", "rules": ["deal.hands"], "preset": "arizona"}
     deal["why"] = "a deal"
-    deal |= {"deal": {"players": 4, "dealer": 1}, "expect": {"dealt": {"hand_sizes": [5] * 4}}}
+    listed = {"hand_sizes": [5] * 4, "draw_pile": 142, "first_turn": 2, "cards": {}}
+    deal |= {"deal": {"players": 4, "dealer": 1}, "expect": {"dealt": listed}}
     six = Rules(hand_size=6)
     dealt = derive_case(deal, six)
+    only_sizes = derive_case(deal | {"expect": {"dealt": {"hand_sizes": [5] * 4}}}, six)
+    assert only_sizes["expect"] == {"dealt": {"hand_sizes": [6] * 4}}  # what the case judges
     assert dealt["deal"]["rules"] == ["hand_size: 6"]
     facts = dealt["expect"]["dealt"]
     assert facts["hand_sizes"] == [6, 6, 6, 6] and facts["draw_pile"] == 162 - 24
@@ -246,3 +264,74 @@ def test_run_suite_marks_derived_outcomes(tmp_path: Path) -> None:
     assert all(
         "arizona with nine: plain, face_values: 11 12 13" in str(o.derived) for o in outcomes
     )
+
+
+def test_a_reshuffle_of_its_own_fails_the_reshuffle_cases_alone_under_fixed_rules(
+    tmp_path: Path,
+) -> None:
+    """An engine whose reshuffle leaves out the card just played, declaring standard: under
+    standard's larger hands many positions reshuffle that do not under the cases' own rules,
+    and the piles after them differ; only the cases about the reshuffle fail (the one naming
+    deal.hands is standard's own, not derived), as they do when it declares nothing."""
+    rulings = ("move.landing", "move.safe-holes", "card.face", "turn.reshuffle")
+    selection = [arg for ruling in rulings for arg in ("--only-ruling", ruling)]
+    failed = []
+    for supports in ({}, {"rules": {"name": "standard"}}):
+        engine = double(tmp_path, {"reshuffle_without_played": True, "supports": supports})
+        status, out = check("check", "--engine", engine, *selection)
+        assert status == 1
+        failed.append({line.split()[1] for line in out.splitlines() if line.startswith("FAIL ")})
+    assert failed[0] == failed[1]
+    cases = {c["id"]: c for c in CASES}
+    assert len(failed[0]) == 7 and all("turn.reshuffle" in cases[i]["rules"] for i in failed[0])
+
+
+class HouseEngine(ReferenceEngine):
+    """The reference engine, in this process, saying that it plays HOUSE: it follows the
+    rulings under the rule lines of each position sent."""
+
+    def handshake(self) -> dict[str, Any]:
+        return {**super().handshake(), "supports": {"rules": HOUSE}}
+
+
+def test_a_misreading_in_a_derived_expectation_names_the_rulings_it_rests_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reference misreads a plain 9 when deriving (it forgets a move): the engine that
+    follows the text fails the derived case, under the case's id and row, and the failure names
+    the case's rulings and, apart, variant.nine-split, the text the expectation rests on."""
+    chosen = next(c for c in CASES if c["id"].startswith("card.nine/") and "legal" in c["expect"])
+
+    def misread(state: GameState) -> tuple[Move, ...]:
+        return legal_moves(state)[:-1]
+
+    monkeypatch.setattr(derive, "legal_moves", misread)
+    (outcome,) = run_suite(HouseEngine(), [chosen])
+    assert outcome.problem and outcome.derived and outcome.id == chosen["id"]
+    assert outcome.group == chosen["rules"][0] and outcome.read == tuple(chosen["rules"])
+    assert "variant.nine-split" in outcome.rests_on
+    text = " ".join(report([outcome]).split())
+    assert f"rulings to read: {', '.join(chosen['rules'])}; and, the expectation" in text
+    assert "its reading of variant.nine-split" in text
+    assert "1 failure of a derived expectation" in text
+
+
+def test_a_misreading_outside_what_the_case_judges_fails_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reference misreads the discard pile after every move when deriving: the cases that
+    list only pegs (and the turn) judge no pile, so the engine that follows the text passes."""
+    chosen = [
+        c
+        for c in CASES
+        if "after" in c["expect"]
+        and not any(x.startswith(("discard", "draw", "hand")) for x in c["expect"]["after"])
+    ][:12]
+
+    def misread(state: GameState, move: Move) -> GameState:
+        return dataclasses.replace(apply(state, move), discard_pile=(Rank.KING,))
+
+    monkeypatch.setattr(derive, "apply", misread)
+    outcomes = run_suite(HouseEngine(), chosen)
+    assert len(outcomes) == 12 and all(o.derived for o in outcomes if o.skipped is None)
+    assert all(o.passed for o in outcomes if o.skipped is None), report(outcomes)

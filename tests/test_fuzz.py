@@ -10,6 +10,7 @@ import json
 import random
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -232,6 +233,43 @@ def test_every_planted_bug_is_found_and_shrunk_to_a_few_pegs_and_cards() -> None
     ]
 
 
+class HouseRulesBroken(Broken):
+    """The broken engine, saying that it plays every preset and house rule (it does: only its
+    bugs are its own)."""
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        answer = super().ask(request)
+        answer.pop("supports", None)
+        return answer
+
+
+def test_house_rules_the_divergence_does_not_need_are_shrunk_away() -> None:
+    """Games under four house rules; the bug (a 4 rejected as card.face, not card.number)
+    needs none of them: the shrunk position has the preset's rules. An engine that plays those
+    rules alone keeps them (its positions must be of its rules)."""
+    house = Rules(nine=Nine.PLAIN, two_swap=True, wait_on_in_spot=True, face_values=(11, 12, 13))
+    options = Options(positions=12, seed=3, rules=(house,), players=(4,))
+    fuzzer, status, out = run_fuzzer(HouseRulesBroken("wrong-id"), options)
+    assert status == 1
+    (finding,) = fuzzer.findings.values()
+    assert finding.found.state.rules == house and finding.shrunk is not None
+    assert finding.shrunk.divergence.state.rules == ARIZONA, out[-3000:]
+    assert "rule face_values: 11 12 13 reset to the preset's" in finding.shrunk.steps
+    state = finding.found.state
+    names = [name for name, _, _ in smaller_positions(state, set(), lambda rules: False)]
+    assert not any(name.startswith("rule ") for name in names)
+    names = [name for name, _, _ in smaller_positions(state, set(), lambda rules: True)]
+    assert names[:4] == [
+        f"rule {line} reset to the preset's"
+        for line in (
+            "nine: plain",
+            "face_values: 11 12 13",
+            "wait_on_in_spot: true",
+            "two_swap: true",
+        )
+    ]
+
+
 def check_the_finding(found: Any, engine: Engine) -> None:
     """The case is valid, holds for the reference and fails for the engine; the perft position
     is valid and counted right."""
@@ -258,6 +296,13 @@ def test_the_first_divergence_ends_the_run_and_its_rerun_finds_it_again(tmp_path
     rerun = next(x for x in out.splitlines() if x.startswith("  rerun: ")).split(": ", 1)[1]
     words = ["python", "-m", "pegs_rules.spec", "fuzz", "--engine", engine, "--seed", "3"]
     assert rerun == shlex.join([*words, "--positions", str(number), "--players=4"])
+    # the request that diverged, sent by hand: the engine names card.face, as the block says
+    by_hand = next(x for x in out.splitlines() if x.startswith("    printf '%s\\n' "))
+    assert by_hand.endswith(f" | {engine}") and "  no perft position: it would not " in out
+    sent = subprocess.run(by_hand, shell=True, capture_output=True, text=True, timeout=60)
+    hello, answer = (json.loads(line) for line in sent.stdout.splitlines())
+    assert hello["id"] == 1 and answer == {"id": 2, "illegal": "card.face"}
+    assert "  engine: illegal: card.face\n" in block
     status, again = check(*shlex.split(rerun)[3:])
     assert status == 1
     shown = again.split("\ndivergence 1 ", 1)[1].split("  rerun:")[0]

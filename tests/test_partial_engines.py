@@ -19,6 +19,7 @@ from pegs_rules import GameState, apply, legal_moves, parse_notation, parse_posi
 from pegs_rules.spec import load_cases, load_games, load_perft, main
 from pegs_rules.spec.engine import EngineProcess
 from pegs_rules.spec.harness import Scoring, run_suite
+from pegs_rules.spec.probe import ruling_of_move
 from pegs_rules.spec.report import report
 from pegs_rules.spec.suite import case_state, digest_of
 from pegs_rules.spec.supports import Supports, SupportsError, needs_of_case
@@ -148,7 +149,8 @@ def test_a_failure_shows_the_position_both_answers_in_full_and_the_reason(
     status, out = check("check", "--engine", engine, "--only", "card.seven*")
     assert status == 1 and summary(out)[1] == 2
     empty = out.split(f"FAIL {listed['id']} [card.seven]: ", 1)[1].split("\nFAIL ", 1)[0]
-    assert empty.startswith("the legal moves differ; the engine answered no moves\n  why: ")
+    read = f"rulings to read: {', '.join(listed['rules'])} (specs/rulings.md)"
+    assert empty.startswith(f"the legal moves differ; the engine answered no moves\n  {read}\n")
     assert f"why: {' '.join(listed['why'].split())} position: rules: arizona" in " ".join(
         empty.split()
     )
@@ -345,6 +347,38 @@ def test_a_perft_depth_the_engine_will_not_count_is_a_decline(tmp_path: Path) ->
     assert outcome.detail == ""  # depth 1 is the one declined: nothing was compared
 
 
+def test_a_wrong_count_stays_a_failure_when_the_engine_declines_the_divide(
+    tmp_path: Path,
+) -> None:
+    """The harness asks for ``divide`` after a wrong count; an engine that declines it has still
+    answered the count wrong: a failure, with or without ``--allow-declines``."""
+    position = load_perft()[0]
+    fault = {
+        "type": "perft",
+        "position": digest_of(str(case_state(position))),
+        "move": None,
+        "fault": "miscount-no-divide",
+    }
+    engine = double(tmp_path, [fault])
+    status, out = check(
+        "check",
+        "--engine",
+        engine,
+        "--only",
+        f"perft/{position['id']}",
+        "--perft-depth",
+        "1",
+        "--allow-declines",
+    )
+    assert status == 1, out[-3000:]
+    assert summary(out) == (0, 1, 0, 0)
+    expected = position["counts"][0]
+    assert (
+        f"depth 1: {expected + 1} nodes, expected {expected}; the engine declined the divide "
+        "(the engine: no divide, on purpose)"
+    ) in out
+
+
 @pytest.mark.parametrize(
     "supports, message",
     [
@@ -474,3 +508,26 @@ def replace_hand(state: GameState) -> GameState:
     hands = list(state.hands)
     hands[state.turn] = hands[state.turn][1:]
     return dataclasses.replace(state, hands=tuple(hands))
+
+
+def test_a_game_vector_failure_names_the_ruling_its_first_difference_touches(
+    tmp_path: Path,
+) -> None:
+    """After the first turn the engine leaves a card out of the next seat's hand: the hands
+    differ, which turn.sequence governs. A perft count that leaves out a move names the ruling
+    of that move's card."""
+    record = load_games()[0]
+    start = parse_position("\n".join(record["start"]))
+    command = shlex.split(double(tmp_path, {"apply_drop": [digest_of(str(start))]}))
+    position = load_perft()[0]
+    state = case_state(position)
+    with EngineProcess(command, timeout=10) as engine:
+        (game,) = run_suite(engine, [], [record])
+    assert game.problem and game.problem.startswith("1 of ") and game.read == ("turn.sequence",)
+    assert "rulings to read: turn.sequence (specs/rulings.md)" in report([game])
+    dropping = double(tmp_path, {"perft_drop": [digest_of(str(state))]})
+    with EngineProcess(shlex.split(dropping), timeout=10) as engine:
+        (counted,) = run_suite(engine, [], [], [position], perft_depth=1)
+    first = str(legal_moves(state)[0])
+    assert counted.diff == (f"- {first}: 1",)
+    assert counted.read == (ruling_of_move(state, first),)

@@ -503,7 +503,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         return shlex.join(words)
 
     try:
-        return Fuzzer(engine, options, sys.stdout, sys.stderr, rerun).run()
+        return Fuzzer(engine, options, sys.stdout, sys.stderr, rerun, args.engine).run()
     finally:
         engine.close()
 

@@ -26,19 +26,46 @@ from typing import Any
 from pegs_rules.bots import GreedyBot
 from pegs_rules.errors import IllegalMoveError, PegsError
 from pegs_rules.movegen import legal_moves
-from pegs_rules.moves import parse_notation
+from pegs_rules.moves import Move, parse_notation
 from pegs_rules.position import parse_position
 from pegs_rules.rules import PRESETS, Rules
 from pegs_rules.serialize import to_data
 from pegs_rules.spec.protocol import read_test_state
 from pegs_rules.spec.record import enough_cards, record_game
-from pegs_rules.spec.suite import case_state, dealt_facts
+from pegs_rules.spec.suite import case_state, dealt_facts, line_of
 from pegs_rules.spec.supports import describe, rule_lines
 from pegs_rules.state import GameState, new_game
 from pegs_rules.turn import apply
 
 _NOT_COMPARED = ("rules", "rule", "players", "dealer")
 """Position lines a derived ``after`` leaves out: they never change with a move."""
+
+
+FIELD_RULINGS: dict[str, tuple[str, ...]] = {
+    "player_counts": ("board.sides",),
+    "decks": ("deck.composition", "variant.decks"),
+    "hand_size": ("deal.hands",),
+    "draw_first": ("turn.sequence",),
+    "control": ("team.control",),
+    "joker_source": ("card.joker.source",),
+    "nine": ("card.nine", "variant.nine-split"),
+    "face_values": ("card.face", "variant.face-values"),
+    "home_entry_compulsory": ("variant.home-entry-compulsory",),
+    "wait_on_in_spot": ("variant.wait-on-in-spot",),
+    "in_spot_occupied": ("move.landing.in-spot", "variant.in-spot-occupied"),
+    "two_swap": ("variant.two-swap",),
+}
+"""The rulings that say what each field of the rules object does (``Rules``'s docstring)."""
+
+
+def rulings_between(own: Rules, rules: Rules) -> tuple[str, ...]:
+    """The rulings of the fields in which ``rules`` differ from ``own``: the text a derived
+    expectation under ``rules`` rests on beside its case's rulings."""
+    found: list[str] = []
+    for name, rulings in FIELD_RULINGS.items():
+        if getattr(own, name) != getattr(rules, name):
+            found += [r for r in rulings if r not in found]
+    return tuple(found)
 
 
 class CannotDerive(PegsError):
@@ -70,30 +97,63 @@ def position_under(state: GameState, rules: Rules) -> GameState:
 
 
 def derive_case(case: dict[str, Any], rules: Rules) -> dict[str, Any]:
-    """``case`` with its position under ``rules`` and the reference's expectation there."""
+    """``case`` with its position under ``rules`` and the reference's expectation there,
+    judging no more than the case judges (:func:`judged_lines`): the facts of a deal it
+    lists, the legal moves, the verdict on its move, and of the position after it the lines
+    it lists."""
     if "deal" in case:
         deal = case["deal"]
         if deal["players"] not in rules.player_counts:
             raise CannotDerive(f"the engine's rules do not deal {deal['players']} players")
         dealt = new_game(deal["players"], seed=0, rules=rules, dealer=deal["dealer"])
         derived_deal = {**deal, "rules": rule_lines(rules)}
+        facts = dealt_facts(dealt)
         return {
             **case,
             "preset": _preset(rules),
             "deal": derived_deal,
-            "expect": {"dealt": dealt_facts(dealt)},
+            "expect": {"dealt": {k: facts[k] for k in case["expect"]["dealt"]}},
         }
-    state = position_under(case_state(case), rules)
+    own = case_state(case)
+    state = position_under(own, rules)
     derived = {**case, "preset": _preset(rules), "position": _lines(state)}
     if "legal" in case["expect"]:
         return derived | {"expect": {"legal": [str(move) for move in legal_moves(state)]}}
     try:
-        after = apply(state, parse_notation(case["move"]))
+        move = parse_notation(case["move"])
+        after = apply(state, move)
     except IllegalMoveError as error:
         return derived | {"expect": {"illegal": error.rule}}
     except PegsError as error:
         raise CannotDerive(f"the reference cannot judge the move there: {error}") from None
-    return derived | {"expect": {"after": after_lines(state, after)}}
+    listed = case["expect"].get("after", [])
+    return derived | {"expect": {"after": judged_lines(own, move, state, after, listed)}}
+
+
+def judged_lines(
+    own: GameState, move: Move, before: GameState, after: GameState, listed: list[str]
+) -> list[str]:
+    """The lines of ``after`` (the position after ``move`` from ``before``, the case's position
+    under the engine's rules) that a derived expectation judges: those the case lists of the
+    position after its move (``listed``; none when the case's move is illegal under its own
+    rules, whose verdict alone is then judged), less what :func:`after_lines` leaves to each
+    engine (after a reshuffle, the draw pile and the hand that drew), and less the discard
+    pile too when the move reshuffles under the engine's rules and not from the case's own
+    position ``own``: the case is not about the reshuffle, the ``turn.reshuffle`` cases are."""
+    keys = [line.partition(":")[0].strip() for line in listed]
+    kept = {line.partition(":")[0] for line in after_lines(before, after)}
+    kept |= {"winner"}  # written only once the game is over; "winner: none" until then
+    if after.reshuffles != before.reshuffles and not _reshuffles(own, move):
+        kept -= {"discard"}  # the draw pile and the hand that drew are out already
+    return [line_of(after, key) for key in keys if key in kept]
+
+
+def _reshuffles(state: GameState, move: Move) -> bool:
+    """Whether ``move`` from ``state`` reshuffles the discard pile (``False`` if illegal)."""
+    try:
+        return apply(state, move).reshuffles != state.reshuffles
+    except PegsError:
+        return False
 
 
 def after_lines(before: GameState, after: GameState) -> list[str]:

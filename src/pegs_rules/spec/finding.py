@@ -14,6 +14,7 @@ against the rulings, as every case of the suite is.
 from __future__ import annotations
 
 import json
+import shlex
 from collections import Counter
 from typing import Any
 
@@ -26,6 +27,7 @@ from pegs_rules.position import parse_position
 from pegs_rules.rules import PRESETS
 from pegs_rules.rulings import RULINGS
 from pegs_rules.spec.derive import after_lines
+from pegs_rules.spec.harness import position_fields
 from pegs_rules.spec.perft import perft
 from pegs_rules.spec.probe import Divergence
 from pegs_rules.spec.record import enough_cards
@@ -92,6 +94,31 @@ def suite_case(found: Divergence, source: str) -> dict[str, Any] | None:
         return case | {"move": found.move, "why": why, "expect": {"illegal": error.rule}}
     lines = [_compact(line) for line in after_lines(state, after)]
     return case | {"move": found.move, "why": why, "expect": {"after": lines}}
+
+
+def request_of(found: Divergence) -> dict[str, Any]:
+    """The request about ``found``'s position that the engine answered otherwise than the
+    reference, as it was sent: ``legal``, or ``apply`` with its move and the pile a reshuffle
+    makes."""
+    request: dict[str, Any] = {"id": 2, "type": found.request}
+    request |= position_fields(found.state, made=True)
+    if found.request != "legal" and found.move is not None:
+        request["move"] = found.move
+        if found.reshuffle is not None:
+            request["reshuffle"] = found.reshuffle
+    return request
+
+
+HELLO = {"id": 1, "type": "hello", "protocol": 1}
+"""The first request on every start of an engine."""
+
+
+def repro_command(found: Divergence, engine: str | None) -> str:
+    """A shell command that sends the diverging request (after a ``hello``) to ``engine``
+    (a command line; ``ENGINE`` where it is not known) and prints its answers."""
+    lines = [json.dumps(HELLO), json.dumps(request_of(found), ensure_ascii=False)]
+    target = engine if engine is not None else "ENGINE"
+    return f"printf '%s\\n' {' '.join(shlex.quote(x) for x in lines)} | {target}"
 
 
 def _compact(line: str) -> str:

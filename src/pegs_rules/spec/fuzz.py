@@ -32,9 +32,15 @@ from pegs_rules.rules import Rules
 from pegs_rules.serialize import to_data
 from pegs_rules.spec.altered import altered_moves
 from pegs_rules.spec.engine import Engine, EngineFailure, EngineUnusable, Shared
-from pegs_rules.spec.finding import case_text, perft_position, perft_text, suite_case
+from pegs_rules.spec.finding import (
+    case_text,
+    perft_position,
+    perft_text,
+    repro_command,
+    suite_case,
+)
 from pegs_rules.spec.harness import position_fields, run_case
-from pegs_rules.spec.plan import Plan, plan_for, random_rules
+from pegs_rules.spec.plan import Plan, engine_plays, plan_for, random_rules
 from pegs_rules.spec.probe import (
     Divergence,
     Texts,
@@ -165,8 +171,11 @@ class Fuzzer:
         out: TextIO,
         progress: TextIO | None = None,
         rerun: Callable[[int], str] | None = None,
+        command: str | None = None,
     ) -> None:
         self.engine = engine
+        self.command = command
+        """The engine's command line, for the request to send by hand (``None``: not known)."""
         self.options = options
         self.out = out
         self.progress = progress
@@ -179,6 +188,7 @@ class Fuzzer:
         self._new: list[Finding] = []
         self._said = time.perf_counter()
         self.counts_perft = False
+        self._supports = Supports()
 
     def run(self) -> int:
         """Fuzz until the positions are checked or, unless keeping going, a divergence is
@@ -190,6 +200,7 @@ class Fuzzer:
             self._say(f"the engine is unusable: {error}")
             return 2
         plan = plan_for(supports, options.players, options.rules)
+        self._supports = supports
         self.counts_perft = supports.requests is None or "perft" in supports.requests
         self._say(f"fuzzing {self.engine.name}: seed {options.seed}, {plan.describe()}")
         rng = random.Random(options.seed)
@@ -368,7 +379,10 @@ class Fuzzer:
         while self._new:
             finding = self._new.pop(0)
             finding.shrunk = shrink(
-                finding.found, self._again(finding), self.options.shrink_requests
+                finding.found,
+                self._again(finding),
+                self.options.shrink_requests,
+                self._rules_ok,
             )
             self._say(self._block(finding))
             if not self.options.keep_going:
@@ -384,6 +398,10 @@ class Fuzzer:
                     break
         self._in_flight.clear()
         self._requests_in_flight = 0
+
+    def _rules_ok(self, rules: Rules) -> bool:
+        """Whether a shrunk position may have ``rules``: the engine plays them."""
+        return engine_plays(self._supports, rules)
 
     def _again(self, finding: Finding) -> Callable[[GameState, str | None], Divergence | None]:
         """Ask the engine about a smaller position as about the one ``finding`` is about."""
@@ -463,6 +481,10 @@ class Fuzzer:
             lines.append(f"  reshuffle: {shrunk.reshuffle}")
         lines += [f"  reference: {shrunk.reference}", f"  engine: {shrunk.engine}"]
         lines += [f"    {x}" for x in shrunk.lines or self._lists_compared(shrunk)]
+        lines += [
+            f"  the {shrunk.request} request that diverged, to send by hand (after a hello):",
+            f"    {repro_command(shrunk, self.command)}",
+        ]
         source = f"seed {self.options.seed}, position {sent.number}"
         case = suite_case(shrunk, source)
         if case is None:
@@ -474,8 +496,12 @@ class Fuzzer:
             ]
             lines += [f"  {x}" for x in case_text(case).splitlines()]
         perft = perft_position(shrunk, source)
-        lines += [f"  a perft position for specs/perft.json ({self._engine_count(perft)}):"]
-        lines += [f"  {x}" for x in perft_text(perft).splitlines()]
+        said, shows = self._engine_count(perft)
+        if shows:
+            lines += [f"  a perft position for specs/perft.json ({said}):"]
+            lines += [f"  {x}" for x in perft_text(perft).splitlines()]
+        else:
+            lines.append(f"  no perft position: it would not show the divergence ({said})")
         if self.rerun is not None:
             lines.append(f"  rerun: {self.rerun(sent.number)}")
         return "\n".join(lines)
@@ -512,10 +538,12 @@ class Fuzzer:
             f"+ {m}" for m in dict.fromkeys(got) if m not in listed
         ]
 
-    def _engine_count(self, perft: dict[str, Any]) -> str:
-        """What the engine counts for a perft entry, if it serves perft."""
+    def _engine_count(self, perft: dict[str, Any]) -> tuple[str, bool]:
+        """What the engine counts for a perft entry, if it serves perft, and whether the entry
+        shows the divergence: the engine counts otherwise, or does not count (it may still show
+        it to an engine that counts)."""
         if not self.counts_perft:
-            return "the engine does not serve perft"
+            return "the engine does not serve perft", True
         state = case_state(perft)
         depth = perft["depth"]
         request = {"type": "perft", **position_fields(state, made=True), "depth": depth}
@@ -524,12 +552,13 @@ class Fuzzer:
         except EngineUnusable:
             raise
         except EngineFailure as error:
-            return f"the engine gave no count: {str(error).splitlines()[0]}"
+            return f"the engine gave no count: {str(error).splitlines()[0]}", True
         if "nodes" not in answer:
-            return "the engine gave no count: " + _said(answer)
+            return "the engine gave no count: " + _said(answer), True
         counts = perft["counts"][-1]
-        same = "the same" if answer["nodes"] == counts else "differs"
-        return f"at depth {depth} the engine counts {answer['nodes']}: {same}"
+        if answer["nodes"] == counts:
+            return f"at depth {depth} the engine counts {counts}, as the reference does", False
+        return f"at depth {depth} the engine counts {answer['nodes']}, not {counts}", True
 
     def _close(self) -> int:
         """The summary, the divergences by ruling, and the exit status."""

@@ -30,9 +30,17 @@ from pegs_rules.moves import parse_notation
 from pegs_rules.position import parse_position
 from pegs_rules.rules import Rules
 from pegs_rules.serialize import from_data, to_data
-from pegs_rules.spec.derive import CannotDerive, derive_case, derive_game, derive_perft, marker
+from pegs_rules.spec.derive import (
+    CannotDerive,
+    derive_case,
+    derive_game,
+    derive_perft,
+    marker,
+    rulings_between,
+)
 from pegs_rules.spec.engine import Engine, EngineFailure, EngineUnusable, ReferenceEngine
 from pegs_rules.spec.perft import divide
+from pegs_rules.spec.probe import ruling_of_lines, ruling_of_move
 from pegs_rules.spec.protocol import apply_with_pile, read_test_state
 from pegs_rules.spec.suite import (
     case_state,
@@ -110,6 +118,12 @@ class Outcome:
         why: the case's ``why``: the reason its expectation holds.
         derived: how the expectation was derived, if it is not the suite's own (the engine
             plays fixed rules: :mod:`pegs_rules.spec.derive`).
+        read: the rulings an engine author reads to fix a failure: a case's rulings (its
+            main one first); for a game vector or a perft position, the ruling the first
+            difference touches.
+        rests_on: for a derived expectation, the rulings of the rule fields in which the
+            engine's rules differ from the item's own: the expectation is the reference
+            engine's reading of them.
     """
 
     id: str
@@ -130,6 +144,8 @@ class Outcome:
     rerun: tuple[str, ...] = ()
     why: str = ""
     derived: str | None = None
+    read: tuple[str, ...] = ()
+    rests_on: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -169,6 +185,7 @@ class _Wrong(Exception):
         detail: str = "",
         rerun: tuple[str, ...] = (),
         engine_failure: bool = False,
+        read: tuple[str, ...] = (),
     ) -> None:
         super().__init__(problem)
         self.problem = problem
@@ -182,6 +199,8 @@ class _Wrong(Exception):
         self.rerun = rerun
         self.engine_failure = engine_failure
         """The engine gave no answer (a timeout, an exit, garbage)."""
+        self.read = read
+        """The ruling the difference touches, when the item has no rulings of its own."""
 
 
 class _Declined(Exception):
@@ -202,13 +221,15 @@ class _Item:
     rerun: tuple[str, ...]
     why: str = ""
     derived: str | None = None
+    read: tuple[str, ...] = ()
+    rests_on: tuple[str, ...] = ()
 
 
 def _timed(item: _Item, judge: Callable[[], str]) -> Outcome:
     """Run ``judge`` (which returns a detail line); an engine failure, a wrong answer or an
     ``unsupported`` answer settles this item only."""
     start = time.perf_counter()
-    common: dict[str, Any] = {"why": item.why, "derived": item.derived}
+    common: dict[str, Any] = {"why": item.why, "derived": item.derived, "rests_on": item.rests_on}
     try:
         detail = judge()
     except _Wrong as wrong:
@@ -227,6 +248,7 @@ def _timed(item: _Item, judge: Callable[[], str]) -> Outcome:
             reason=wrong.reason,
             detail=wrong.detail,
             rerun=wrong.rerun or item.rerun,
+            read=_unique(wrong.read + item.read),
             **common,
         )
     except _Declined as declined:
@@ -241,6 +263,10 @@ def _timed(item: _Item, judge: Callable[[], str]) -> Outcome:
         )
     seconds = time.perf_counter() - start
     return Outcome(item.id, item.group, seconds=seconds, detail=detail, rerun=item.rerun, **common)
+
+
+def _unique(rulings: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(rulings))
 
 
 # --- asking -------------------------------------------------------------------------------------
@@ -339,12 +365,18 @@ def _moves_text(moves: list[str]) -> tuple[str, ...]:
 # --- cases --------------------------------------------------------------------------------------
 
 
-def run_case(engine: Engine, case: dict[str, Any], derived: str | None = None) -> Outcome:
+def run_case(
+    engine: Engine,
+    case: dict[str, Any],
+    derived: str | None = None,
+    rests_on: tuple[str, ...] = (),
+) -> Outcome:
     """Check ``engine`` on one conformance case (``derived``: how its expectation was derived,
-    if it is not the suite's own)."""
-    item = _Item(
-        case["id"], case["rules"][0], ("check", "--only", case["id"]), case["why"], derived
-    )
+    if it is not the suite's own, and ``rests_on`` the rulings of the rule fields that made it
+    differ)."""
+    rerun = ("check", "--only", case["id"])
+    read = tuple(case["rules"])
+    item = _Item(case["id"], case["rules"][0], rerun, case["why"], derived, read, rests_on)
     return _timed(item, lambda: _judge_case(engine, case))
 
 
@@ -471,10 +503,15 @@ def _judge_deal(engine: Engine, preset: str, deal: dict[str, Any], dealt: dict[s
 # --- game vectors -------------------------------------------------------------------------------
 
 
-def run_game(engine: Engine, record: dict[str, Any], derived: str | None = None) -> Outcome:
+def run_game(
+    engine: Engine,
+    record: dict[str, Any],
+    derived: str | None = None,
+    rests_on: tuple[str, ...] = (),
+) -> Outcome:
     """Check ``engine`` on every turn of a game vector."""
     game_id = f"game/{record['id']}"
-    item = _Item(game_id, GAMES, ("check", "--only", game_id), derived=derived)
+    item = _Item(game_id, GAMES, ("check", "--only", game_id), derived=derived, rests_on=rests_on)
     return _timed(item, lambda: _judge_game(engine, record))
 
 
@@ -508,7 +545,7 @@ def _judge_game(engine: Engine, record: dict[str, Any]) -> str:
                 f"turn {number}: the vector's {text} cannot be replayed: {error}"
             ) from None
         try:
-            wrong = _judge_turn(engine, request, after, expected)
+            wrong = _judge_turn(engine, request, state, after, expected)
         except _Declined as declined:
             raise _declined_turn(number, declined, compared, agreed, first) from None
         if wrong is not None and wrong.engine_failure:  # no use asking again turn after turn
@@ -525,7 +562,10 @@ def _judge_game(engine: Engine, record: dict[str, Any]) -> str:
     if first is not None:
         raise _first_difference(first, compared, agreed, detail)
     if state.winner != record["winner"]:
-        raise _Wrong(f"the game ends with winner {state.winner}, not {record['winner']}")
+        raise _Wrong(
+            f"the game ends with winner {state.winner}, not {record['winner']}",
+            read=("game.end",),
+        )
     return detail
 
 
@@ -551,6 +591,7 @@ def _first_difference(first: _Difference, compared: int, agreed: int, detail: st
         received=wrong.received,
         reason=wrong.reason,
         detail=detail,
+        read=wrong.read,
     )
 
 
@@ -560,6 +601,22 @@ def _turns(compared: int, agreed: int, first: _Difference | None) -> str:
 
 
 def _judge_turn(
+    engine: Engine, request: dict[str, Any], state: GameState, after: GameState, expected: str
+) -> _Wrong | None:
+    """How the engine's answer to one turn of a vector differs, if it does, with the ruling
+    the difference touches."""
+    wrong = _turn_difference(engine, request, after, expected)
+    if wrong is not None:
+        text = request["move"]
+        if wrong.diff:  # the position after the move differs: the ruling of those lines
+            keys = tuple(sorted({x[2:].partition(":")[0].split()[0] for x in wrong.diff}))
+            wrong.read = (ruling_of_lines(state, text, keys, "reshuffle" in request),)
+        else:  # rejected, or no answer: the ruling that lets the move do what it does
+            wrong.read = (ruling_of_move(state, text),)
+    return wrong
+
+
+def _turn_difference(
     engine: Engine, request: dict[str, Any], after: GameState, expected: str
 ) -> _Wrong | None:
     """How the engine's answer to one turn of a vector differs, if it does."""
@@ -600,11 +657,15 @@ def _judge_turn(
 
 
 def run_perft(
-    engine: Engine, position: dict[str, Any], max_depth: int, derived: str | None = None
+    engine: Engine,
+    position: dict[str, Any],
+    max_depth: int,
+    derived: str | None = None,
+    rests_on: tuple[str, ...] = (),
 ) -> Outcome:
     """Check ``engine``'s perft counts for one position, up to ``max_depth``."""
     item_id = f"perft/{position['id']}"
-    item = _Item(item_id, PERFT, ("check", "--only", item_id), derived=derived)
+    item = _Item(item_id, PERFT, ("check", "--only", item_id), derived=derived, rests_on=rests_on)
     return _timed(item, lambda: _judge_perft(engine, position, max_depth))
 
 
@@ -621,20 +682,46 @@ def _judge_perft(engine: Engine, position: dict[str, Any], max_depth: int) -> st
             agreed = "depth 1" if depth == 2 else f"depths 1 to {depth - 1}"
             raise _Declined(declined.reason, f"{agreed} agreed; declined depth {depth}") from None
         if nodes != expected:
-            answer = _ask(engine, {**request, "divide": True}, "nodes", expected=want)
-            got = answer.get("divide") or {}
-            split = divide(state, depth)
-            differ = [m for m in {**split, **got} if split.get(m) != got.get(m)]
-            raise _Wrong(
-                f"depth {depth}: {nodes} nodes, expected {expected}",
-                [f"- {m}: {split[m]}" for m in differ if m in split]
-                + [f"+ {m}: {got[m]}" for m in differ if m in got],
-                request=request,
-                expected=want,
-                received=[f"nodes: {nodes}"],
-                rerun=("perft", position["id"], "--depth", str(depth), "--against-reference"),
-            )
+            raise _miscount(engine, state, request, position["id"], nodes, expected)
     return ""
+
+
+def _miscount(
+    engine: Engine,
+    state: GameState,
+    request: dict[str, Any],
+    position_id: str,
+    nodes: object,
+    expected: int,
+) -> _Wrong:
+    """A wrong perft count, with the engine's ``divide`` beside the reference's where the
+    engine gives one: the count is wrong whatever the engine answers to the ``divide``
+    (a decline, an error or no answer only say so in the failure)."""
+    depth = request["depth"]
+    want = [f"nodes: {expected}"]
+    split = divide(state, depth)
+    try:
+        answer = _ask(engine, {**request, "divide": True}, "nodes", expected=want)
+        got = answer.get("divide") or {}
+        followed = "" if got else "; the engine's answer to divide has no divide"
+    except _Declined as declined:
+        got, followed = {}, f"; the engine declined the divide ({declined.reason})"
+    except _Wrong as wrong:
+        got, followed = {}, f"; the divide went wrong: {wrong.problem}"
+    if not isinstance(got, dict):
+        got, followed = {}, f"; the engine's divide is not an object: {_clip(got)}"
+    differ = [m for m in {**split, **got} if split.get(m) != got.get(m)] if got else []
+    first = next((m for m in differ if m in split), differ[0] if differ else None)
+    return _Wrong(
+        f"depth {depth}: {nodes} nodes, expected {expected}{followed}",
+        [f"- {m}: {split[m]}" for m in differ if m in split]
+        + [f"+ {m}: {got[m]}" for m in differ if m in got],
+        request=request,
+        expected=want,
+        received=[f"nodes: {nodes}"],
+        rerun=("perft", position_id, "--depth", str(depth), "--against-reference"),
+        read=(ruling_of_move(state, first) if first is not None else "turn.sequence",),
+    )
 
 
 # --- the whole suite ----------------------------------------------------------------------------
@@ -710,13 +797,16 @@ def _run_item(
     from the reference engine when they are not the item's own)."""
     rules = supports.judged_rules(needs)
     derived = None if rules == needs.rules else marker(rules)
+    rests_on = rulings_between(needs.rules, rules)
     if kind == CASE:
-        return run_case(engine, item if derived is None else derive_case(item, rules), derived)
+        case = item if derived is None else derive_case(item, rules)
+        return run_case(engine, case, derived, rests_on)
     if kind == GAME:
-        return run_game(engine, item if derived is None else derive_game(item, rules), derived)
+        record = item if derived is None else derive_game(item, rules)
+        return run_game(engine, record, derived, rests_on)
     if derived is not None:
         item = derive_perft(item, rules, perft_depth)
-    return run_perft(engine, item, perft_depth, derived)
+    return run_perft(engine, item, perft_depth, derived, rests_on)
 
 
 def check_case(case: dict[str, Any], engine: Engine | None = None) -> str | None:

@@ -102,6 +102,13 @@ def plan_for(
     return Plan(bases, varied, counts, legal, applied)
 
 
+def engine_plays(supports: Supports, rules: Rules) -> bool:
+    """Whether an engine with these ``supports`` plays ``rules`` as they are (not judged under
+    rules of its own): the rules a shrunk position may have."""
+    needs = _needs(rules)
+    return supports.refusal(needs) is None and supports.judged_rules(needs) == rules
+
+
 def _needs(rules: Rules) -> Needs:
     """What a game under ``rules`` (a preset's, with house rules) needs of an engine, as an
     item of the suite would."""

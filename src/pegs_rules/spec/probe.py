@@ -374,7 +374,7 @@ def apply_divergence(
         "apply",
         "legal",
         "legal, another position",
-        _ruling_of_lines(state, move, keys, verdict),
+        ruling_of_lines(state, move, keys, verdict.reshuffle is not None),
         card,
         keys,
         tuple(f"- {x}" for x in ours if x not in theirs)
@@ -393,14 +393,15 @@ def _written_otherwise(state: GameState, move: str) -> str | None:
     )
 
 
-def _ruling_of_lines(state: GameState, move: str, keys: tuple[str, ...], verdict: Verdict) -> str:
-    """The ruling a difference in these kinds of lines touches."""
+def ruling_of_lines(state: GameState, move: str, keys: tuple[str, ...], reshuffled: bool) -> str:
+    """The ruling a difference in these kinds of lines (``pegs``, ``hand``, ``turn``...) after
+    ``move`` touches (``reshuffled``: whether the move reshuffled the discard pile)."""
     if "pegs" in keys:
         return ruling_of_move(state, move)
     if "winner" in keys:
         return "game.end"
     if {"hand", "draw", "discard"} & set(keys):
-        return "turn.reshuffle" if verdict.reshuffle is not None else "turn.sequence"
+        return "turn.reshuffle" if reshuffled else "turn.sequence"
     return "turn.order"
 
 

@@ -107,6 +107,12 @@ def notes(outcomes: list[Outcome], scoring: Scoring) -> list[str]:
             f"{_items(total.derived, 'item')} judged under the engine's own rules: "
             "the expectations marked derived are the reference engine's answers under them"
         )
+        wrong = sum(o.derived is not None and o.fails(scoring) for o in outcomes)
+        if wrong:
+            said.append(
+                f"{_items(wrong, 'failure')} of a derived expectation: where your engine follows "
+                "the rulings named and the reference engine does not, the reference is wrong"
+            )
     unusable = next((o.not_run for o in outcomes if o.not_run is not None), None)
     if unusable is not None:
         said.append(f"{unusable}; {_items(total.not_run, 'item')} not run")
@@ -169,6 +175,7 @@ def report(outcomes: list[Outcome], scoring: Scoring = STRICT, rerun: Rerun | No
 def _failure_text(outcome: Outcome, scoring: Scoring, rerun: Rerun | None) -> list[str]:
     word = "FAIL" if outcome.fails(scoring) else "OTHER ID"
     lines = [f"{word} {outcome.id} [{outcome.group}]: {outcome.problem}"]
+    lines += _labelled("rulings to read", (reading(outcome),), hyphens=False)
     if outcome.derived:
         lines += _labelled("expectation", (outcome.derived,))
     if outcome.why:
@@ -190,13 +197,33 @@ def _failure_text(outcome: Outcome, scoring: Scoring, rerun: Rerun | None) -> li
     return lines
 
 
-def _labelled(label: str, values: tuple[str, ...]) -> list[str]:
-    """``label: value`` for one value (wrapped), else the label and the values indented."""
+def reading(outcome: Outcome) -> str:
+    """The rulings an engine author reads to fix a failure, where to find them: the item's,
+    then, for a derived expectation, those it is the reference engine's reading of (none for
+    a failure that is no answer to judge: an error, no answer in time, a position that cannot
+    be read)."""
+    if not outcome.read:
+        return "none: what came is no answer a ruling judges (specs/protocol.md)"
+    text = ", ".join(outcome.read)
+    beside = [r for r in outcome.rests_on if r not in outcome.read]
+    if outcome.derived and beside:
+        text += "; and, the expectation being the reference's answer under the engine's rules, "
+        text += f"its reading of {', '.join(beside)}"
+    return f"{text} (specs/rulings.md)"
+
+
+def _labelled(label: str, values: tuple[str, ...], *, hyphens: bool = True) -> list[str]:
+    """``label: value`` for one value (wrapped, at hyphens too unless not ``hyphens``), else
+    the label and the values indented."""
     if not values:
         return []
     if len(values) == 1:
         return textwrap.wrap(
-            values[0], 100, initial_indent=f"  {label}: ", subsequent_indent="    "
+            values[0],
+            100,
+            initial_indent=f"  {label}: ",
+            subsequent_indent="    ",
+            break_on_hyphens=hyphens,
         )
     return [f"  {label}:", *(f"    {x}" for x in values)]
 
@@ -278,6 +305,7 @@ def markdown(
     for outcome in problems:
         word = "" if outcome.fails(scoring) else " (other id, counted as passed)"
         lines += ["", f"### `{outcome.id}`{word}", "", f"{_inline(outcome.problem or '')}", ""]
+        lines += [f"- rulings to read: {_inline(reading(outcome))}"]
         if outcome.derived:
             lines += [f"- expectation {_inline(outcome.derived)}"]
         if outcome.why:

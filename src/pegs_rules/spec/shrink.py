@@ -1,7 +1,8 @@
 """Shrinking a divergence to a small position that still diverges the same way.
 
 :func:`smaller_positions` lists the positions one simplification away from a
-position, the boldest first: two seats fewer (a pair of neighbours with
+position, the boldest first: a house rule reset to its preset's value (its
+``rule`` line dropped, where the engine plays the rules that leaves), two seats fewer (a pair of neighbours with
 nothing on their sides), the seat to act turned to seat 0 (the board
 rotated), the draw pile, the discard pile or another seat's hand emptied,
 half of a pile, a peg sent back to its start area, one card fewer, the
@@ -27,6 +28,7 @@ from pegs_rules.board import START, is_home, is_track, location_name, parse_loca
 from pegs_rules.errors import PegsError
 from pegs_rules.moves import Play, Step, parse_notation
 from pegs_rules.position import parse_position
+from pegs_rules.rules import Rules
 from pegs_rules.serialize import to_data
 from pegs_rules.spec.probe import Divergence
 from pegs_rules.spec.protocol import read_test_state
@@ -86,21 +88,44 @@ class Layout:
         )
 
 
+RulesOk = Callable[[Rules], bool]
+"""Whether the engine plays these rules (a house rule may be reset only to rules it plays)."""
+
+
 def smaller_positions(
-    state: GameState, keep: set[tuple[int, str]]
+    state: GameState,
+    keep: set[tuple[int, str]],
+    rules_ok: RulesOk | None = None,
+    needed: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[str, GameState, MoveMap]]:
     """Each position one simplification away from ``state`` that is a valid test position,
-    with its name and its map of moves; the pegs in ``keep`` (seat and location) stay."""
+    with its name and its map of moves; the pegs in ``keep`` (seat and location) stay. With
+    ``rules_ok``, first each house rule reset to its preset's value (its ``rule`` line
+    dropped) where the rules that leaves are ``rules_ok``, but for the ``needed`` ones (by
+    name: the resets tried before that lost the divergence)."""
     layout = Layout.of(state)
     readable = _readable(state)
-    for name, smaller, remap in _simplifications(layout, keep):
+    resets = _resets(layout, needed) if rules_ok is not None else iter(())
+    for name, smaller, remap in (*resets, *_simplifications(layout, keep)):
         try:
             made = parse_position(smaller.text())
         except PegsError:
             continue
         if readable and not _readable(made):
             continue
+        if made.rules != state.rules and not (rules_ok is not None and rules_ok(made.rules)):
+            continue
         yield name, made, remap
+
+
+def _resets(layout: Layout, needed: frozenset[str]) -> Iterator[tuple[str, Layout, MoveMap]]:
+    """Each ``rule FIELD: VALUE`` line dropped: the field back to its preset's value."""
+    for line in layout.head:
+        name = f"{line} reset to the preset's"
+        if line.startswith("rule ") and name not in needed:
+            smaller = layout.copy()
+            smaller.head = [x for x in layout.head if x != line]
+            yield name, smaller, _same
 
 
 def _simplifications(
@@ -268,16 +293,21 @@ def shrink(
     found: Divergence,
     again: Callable[[GameState, str | None], Divergence | None],
     budget: int,
+    rules_ok: RulesOk | None = None,
 ) -> Shrunk:
     """Simplify ``found``'s position while ``again`` (the engine asked about a position and,
     for a divergence about a move, that move) still diverges with the same signature, at
-    most ``budget`` times."""
+    most ``budget`` times; with ``rules_ok`` its house rules too, each reset to its preset's
+    value where the engine plays the rules that leaves (a reset that loses the divergence is
+    not tried again)."""
     current, steps, tried = found, [], 0
+    needed: set[str] = set()
     progress = True
     while progress and tried < budget:
         progress = False
         keep = kept_pegs(current.state, current.move)
-        for name, state, remap in smaller_positions(current.state, keep):
+        smaller = smaller_positions(current.state, keep, rules_ok, frozenset(needed))
+        for name, state, remap in smaller:
             move = (
                 None if current.move is None or current.request == "legal" else remap(current.move)
             )
@@ -289,6 +319,8 @@ def shrink(
                 current, progress = divergence, True
                 steps.append(name)
                 break
+            if name.startswith("rule "):
+                needed.add(name)
             if tried >= budget:
                 break
     return Shrunk(current, tuple(steps), tried)
