@@ -290,10 +290,12 @@ def key_of(case: dict[str, Any]) -> tuple[str, str, str | None]:
 def pick(
     kind: str, expect: str, used: set[tuple[str, str, str | None]], start: int = 0
 ) -> dict[str, Any]:
-    """A case sending request ``kind`` and expecting ``expect``, from ``start`` on, whose
-    request no case picked before sends; its request joins ``used``."""
+    """An arizona case sending request ``kind`` and expecting ``expect``, from ``start`` on,
+    whose request no case picked before sends; its request joins ``used``."""
     for case in CASES[start:]:
         if "deal" in case or expect not in case["expect"] or key_of(case)[0] != kind:
+            continue
+        if case["preset"] != "arizona":
             continue
         if key_of(case) not in used and (expect != "legal" or case["expect"]["legal"]):
             used.add(key_of(case))
