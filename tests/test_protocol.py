@@ -377,6 +377,28 @@ def test_a_broken_engine_is_caught_with_the_right_case_ids(tmp_path: Path) -> No
     check_reports(outcomes, expected)
 
 
+def test_a_state_json_answer_is_compared_byte_for_byte(tmp_path: Path) -> None:
+    """A game vector's turn answered with the right position text but a state JSON whose keys
+    come in another order fails the vector, showing where the texts part."""
+    game = GAMES[0]
+    state = parse_position("\n".join(game["start"]))
+    for text, _ in game["turns"][:4]:
+        state = apply(state, parse_notation(text))
+    move = game["turns"][4][0]
+    fault = {"type": "apply", "position": digest_of(str(state)), "move": move}
+    config = tmp_path / "faults.json"
+    config.write_text(json.dumps([fault | {"fault": "state-order"}]), encoding="utf-8")
+    with EngineProcess([sys.executable, str(DOUBLE), str(config)], timeout=5) as engine:
+        (outcome,) = run_suite(engine, [], GAMES[:1], [])
+    assert not outcome.passed
+    assert str(outcome.problem).endswith(
+        f"turn 5: {move}: the state JSON is not the reference's, byte for byte"
+    )
+    want, got = outcome.diff
+    assert want.startswith("- character ") and '"turn": ' in want.split("...")[1][:70]
+    assert got.startswith("+ character ") and '"dealer": ' in got.split("...")[1][:70]
+
+
 def check_reports(outcomes: list[Outcome], expected: set[str]) -> None:
     """The table names each failed id under its ruling; JUnit XML has a failure for each."""
     text = report(

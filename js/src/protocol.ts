@@ -163,10 +163,13 @@ function sameCards(a: readonly Rank[], b: readonly Rank[]): boolean {
   return x.every((n, i) => n === y[i]);
 }
 
-/** The request's position: its text if it has one, else its state JSON (cards may fall short). */
+/**
+ * The request's position: its state JSON if it has one (cards may fall short), else its text. The
+ * state JSON is the whole position: the text says nothing of the ply, the seed or the reshuffles.
+ */
 function position(request: Record<string, unknown>): GameState {
-  if ("position" in request) return parsePosition(field(request, "position", "string"));
-  return testState(field(request, "state", "object"));
+  if ("state" in request) return testState(field(request, "state", "object"));
+  return parsePosition(field(request, "position", "string"));
 }
 
 /**
