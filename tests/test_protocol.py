@@ -593,7 +593,9 @@ def test_an_error_quotes_a_long_request_cut_short() -> None:
     line = json.dumps({"id": 5, "type": "legal", "position": junk}).encode()
     out = io.StringIO()
     serve(io.BytesIO(line + b"\n"), out)
-    error = json.loads(out.getvalue())["error"]
+    answer = json.loads(out.getvalue())
+    check_message("error-response", answer)  # whose schema says so too
+    error = answer["error"]
     assert len(error) == MAX_ERROR + 3 == 1003 and error.endswith("xx...")
     assert handle({"id": 6, "type": "x" * 5000}) == {"id": 6, "error": error_of("x" * 5000)}
 
