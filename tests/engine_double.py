@@ -15,9 +15,10 @@ out the first legal move (a move generator wrong deep in the tree), whose
 hiding what it gets wrong), and whose ``apply_drop`` lists the digests of positions where
 its ``apply`` of any move leaves a card out of the next seat's hand, and whose ``plays``
 (a rules object as ``supports.rules`` has it) are the rules it plays whatever a request
-says (an engine with fixed rules that never reads a position's rule lines), and whose
-``reshuffle_without_played`` makes its reshuffle leave out the card just played (which stays
-as the discard pile) unless the request gives the pile. The faults:
+says (an engine with fixed rules that never reads a position's rule lines, nor its state JSON,
+and answers with position text only), and whose ``reshuffle_without_played`` makes its reshuffle
+leave out the card just played (which stays as the discard pile) unless the request gives the
+pile. The faults:
 
 * ``drop``: leave the first move out of a ``legal`` answer;
 * ``add``: add a move that is no move to a ``legal`` answer;
@@ -32,7 +33,9 @@ as the discard pile) unless the request gives the pile. The faults:
 * ``empty``: answer a ``legal`` request with no moves;
 * ``reject``: reject an ``apply`` citing ``move.blocking``, with a reason;
 * ``unreadable``: answer an ``apply`` with a position text that cannot be read;
-* ``nothing``: answer with none of the fields the request wants.
+* ``nothing``: answer with none of the fields the request wants;
+* ``state-order``: answer an ``apply`` with the right position text, but a state JSON whose
+  ``dealer`` comes before its ``turn``.
 """
 
 from __future__ import annotations
@@ -92,6 +95,9 @@ def faulty_answer(request: dict[str, Any], fault: str) -> dict[str, Any] | str |
         answer = {"id": request["id"], "position": "pegs 0: 999\nhand 0: 7"}
     elif fault == "nothing":
         answer = {"id": request["id"], "note": "nothing to say"}
+    elif fault == "state-order":
+        state = answer["state"]
+        answer["state"] = {k: v for k, v in state.items() if k != "turn"} | {"turn": state["turn"]}
     return answer
 
 
@@ -200,6 +206,10 @@ def main(faults_file: str) -> int:
         key = (request["type"], digest_of(request.get("position", "")), request.get("move"))
         fault = faults.get(key)
         answer = handle(request) if fault is None else faulty_answer(request, fault)
+        if "plays" in config and isinstance(answer, dict):
+            # read from the text alone, the position after a move has no ply, seed or
+            # reshuffles worth a state JSON: the answer gives its text only
+            answer.pop("state", None)
         apply_drop = set(config.get("apply_drop", ()))
         if request["type"] == "perft" and (config.get("perft_drop") or apply_drop):
             answer = perft_answer(request, set(config.get("perft_drop", ())), apply_drop)

@@ -31,7 +31,7 @@ from pegs_rules.spec.engine import (
     ReferenceEngine,
 )
 from pegs_rules.spec.harness import Outcome, position_fields, run_suite
-from pegs_rules.spec.protocol import handle, serve
+from pegs_rules.spec.protocol import MAX_ERROR, MAX_REQUEST, handle, serve
 from pegs_rules.spec.report import junit_xml, report
 from pegs_rules.spec.suite import case_state, digest_of
 from pegs_rules.spec.supports import HOUSE_RULES, Supports
@@ -183,7 +183,7 @@ def test_the_documented_transcript_is_what_the_engine_says() -> None:
     requests = [json.loads(text) for direction, text in lines if direction == ">"]
     shown = [json.loads(text) for direction, text in lines if direction == "<"]
     out = io.StringIO()
-    serve(io.StringIO("".join(json.dumps(r) + "\n" for r in requests)), out)
+    serve(io.BytesIO("".join(json.dumps(r) + "\n" for r in requests).encode()), out)
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == len(shown) == len(requests) - 1  # quit is not answered
     for want, got in zip(shown, answers, strict=True):
@@ -379,6 +379,28 @@ def test_a_broken_engine_is_caught_with_the_right_case_ids(tmp_path: Path) -> No
     check_reports(outcomes, expected)
 
 
+def test_a_state_json_answer_is_compared_byte_for_byte(tmp_path: Path) -> None:
+    """A game vector's turn answered with the right position text but a state JSON whose keys
+    come in another order fails the vector, showing where the texts part."""
+    game = GAMES[0]
+    state = parse_position("\n".join(game["start"]))
+    for text, _ in game["turns"][:4]:
+        state = apply(state, parse_notation(text))
+    move = game["turns"][4][0]
+    fault = {"type": "apply", "position": digest_of(str(state)), "move": move}
+    config = tmp_path / "faults.json"
+    config.write_text(json.dumps([fault | {"fault": "state-order"}]), encoding="utf-8")
+    with EngineProcess([sys.executable, str(DOUBLE), str(config)], timeout=5) as engine:
+        (outcome,) = run_suite(engine, [], GAMES[:1], [])
+    assert not outcome.passed
+    assert str(outcome.problem).endswith(
+        f"turn 5: {move}: the state JSON is not the reference's, byte for byte"
+    )
+    want, got = outcome.diff
+    assert want.startswith("- character ") and '"turn": ' in want.split("...")[1][:70]
+    assert got.startswith("+ character ") and '"dealer": ' in got.split("...")[1][:70]
+
+
 def check_reports(outcomes: list[Outcome], expected: set[str]) -> None:
     """The table names each failed id under its ruling; JUnit XML has a failure for each."""
     text = report(
@@ -534,10 +556,55 @@ def test_serve_survives_lines_that_are_not_requests() -> None:
         '{"id": 2, "type": "legal", "position": "pegs 0: 999"}',
     ]
     out = io.StringIO()
-    assert serve(io.StringIO("\n".join(lines) + "\n"), out) == 0
+    assert serve(io.BytesIO(("\n".join(lines) + "\n").encode()), out) == 0
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [a["id"] for a in answers] == [None, None, None, 2]
     assert all("error" in a for a in answers)
+
+
+def padded(request: dict[str, Any], size: int) -> bytes:
+    """``request`` as a line of exactly ``size`` bytes before its line end."""
+    line = json.dumps({**request, "pad": ""}).encode()
+    return line[:-2] + b"x" * (size - len(line)) + line[-2:]
+
+
+def test_serve_refuses_a_request_line_longer_than_the_limit_and_goes_on() -> None:
+    """A line of MAX_REQUEST bytes is served; one byte more is refused unread, with a short
+    error, and the next line is served."""
+    lines = [
+        padded({"id": 1, "type": "hello", "protocol": 1}, MAX_REQUEST),
+        padded({"id": 2, "type": "hello", "protocol": 1}, MAX_REQUEST + 1),
+        b"[" * (3 * MAX_REQUEST),
+        json.dumps({"id": 3, "type": "hello", "protocol": 1}).encode() + b"\r",  # a CR LF end
+        b'{"id": 4, "type": "hello", "protocol": 1}',  # the last line may go without a line end
+    ]
+    out = io.StringIO()
+    assert serve(io.BytesIO(b"\n".join(lines)), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [1, None, None, 3, 4]
+    assert "engine" in answers[0] and "engine" in answers[3] and "engine" in answers[4]
+    refused = f"a request line longer than {MAX_REQUEST:,} bytes"
+    assert answers[1]["error"] == answers[2]["error"] == refused
+    assert refused == "a request line longer than 1,048,576 bytes"  # as specs/protocol.md says
+
+
+def test_an_error_quotes_a_long_request_cut_short() -> None:
+    """An error quoting junk from a request (a position of 900 KB) is cut at MAX_ERROR
+    characters."""
+    junk = "pegs 0: " + "x" * 900_000
+    line = json.dumps({"id": 5, "type": "legal", "position": junk}).encode()
+    out = io.StringIO()
+    serve(io.BytesIO(line + b"\n"), out)
+    answer = json.loads(out.getvalue())
+    check_message("error-response", answer)  # whose schema says so too
+    error = answer["error"]
+    assert len(error) == MAX_ERROR + 3 == 1003 and error.endswith("xx...")
+    assert handle({"id": 6, "type": "x" * 5000}) == {"id": 6, "error": error_of("x" * 5000)}
+
+
+def error_of(kind: str) -> str:
+    whole = f"unknown request type {kind!r}; known: hello, legal, apply, deal, perft"
+    return whole[:MAX_ERROR] + "..."
 
 
 def test_check_command_reports_a_failure_and_exits_1(

@@ -1,7 +1,10 @@
 """Sphinx extension: the TypeScript package's API reference, generated from its sources.
 
 After an HTML build it runs TypeDoc (``js/typedoc.json``) on the package in ``js/`` and writes
-the reference into the site's ``js-api/`` folder, which :doc:`javascript` links to. TypeDoc comes
+the reference into the site's ``js-api/`` folder, which :doc:`javascript` links to; first
+``js/scripts/contracts.mjs`` gathers the comments at the head of the modules into the
+reference's page *Contracts*. TypeDoc fails on a broken link or an exported name without a
+comment. TypeDoc comes
 with the package's development tools (``npm ci --prefix js``, which README's test command runs
 before building the docs); where they or Node.js are missing, the build warns (and so fails under
 ``-W``), because the page's link would otherwise lead nowhere.
@@ -33,16 +36,14 @@ def build_reference(app: Sphinx, exception: Exception | None) -> None:
             "(npm ci --prefix js); js-api/ is missing"
         )
         return
-    done = subprocess.run(
+    for command in (
+        ["node", "scripts/contracts.mjs"],  # the page "Contracts", from the modules' comments
         [str(typedoc), "--out", str(out), "--logLevel", "Warn"],
-        cwd=JS,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        logger.warning("TypeDoc failed:\n%s%s", done.stdout, done.stderr)
-        return
+    ):
+        done = subprocess.run(command, cwd=JS, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            logger.warning("%s failed:\n%s%s", " ".join(command), done.stdout, done.stderr)
+            return
     logger.info("the TypeScript API reference is in %s", out)
 
 

@@ -132,8 +132,8 @@ function safeBehind(near: number, t: Threats): number {
 }
 
 /**
- * The value of a position of `pegs` for `team`, in holes (see the module); `joker`: count the
- * joker's threat too (the reference's expert counts it).
+ * The value of a position of `pegs` for `team`, in holes (the reference's page *Contracts*,
+ * "Bots"); `joker`: count the joker's threat too (the reference's expert counts it).
  */
 export function evaluate(pegs: Pegs, team: number, rules: Rules, joker = false): number {
   const players = pegs.length;

@@ -8,14 +8,33 @@
 /** A card: 1 (ace) to 13 (king), 14 (joker). */
 export type Rank = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14;
 
+/** The ace (`A`): a peg 1 forward, or out of start (`card.ace`, `card.come-out`). */
 export const ACE = 1;
+/** The 2: a peg 2 forward (`card.number`). */
 export const TWO = 2;
+/** The 3: a peg 3 forward (`card.number`). */
+export const THREE = 3;
+/** The 4: a peg 4 forward (`card.number`). */
+export const FOUR = 4;
+/** The 5: a peg 5 forward (`card.number`). */
+export const FIVE = 5;
+/** The 6: a peg 6 forward (`card.number`). */
+export const SIX = 6;
+/** The 7: a peg 7 forward, or split over two pegs (`card.seven`). */
 export const SEVEN = 7;
+/** The 8: a track peg 8 backwards (`card.eight`). */
 export const EIGHT = 8;
+/** The 9: a peg 9 forward, or split over two pegs as the rules' `nine` says (`card.nine`). */
 export const NINE = 9;
+/** The 10: a peg 10 forward (`card.number`). */
+export const TEN = 10;
+/** The jack (`J`): a peg its face value forward, or out of start (`card.face`, `card.come-out`). */
 export const JACK = 11;
+/** The queen (`Q`): as the jack. */
 export const QUEEN = 12;
+/** The king (`K`): as the jack. */
 export const KING = 13;
+/** The joker (`JK`): a peg onto a hole held by a peg of another colour (`card.joker`). */
 export const JOKER = 14;
 
 /** Every rank in order, the joker last. */

@@ -7,11 +7,15 @@
  * exactly as the reference draws it.
  *
  * ```ts
- * import { newGame, legalMoves, apply, moveText } from "pegs-rules";
- * let game = newGame(4, { seed: 1 });
- * const moves = legalMoves(game);
- * game = apply(game, moves[0]);
+ * import { apply, legalMoves, moveText, newGame } from "pegs-rules";
+ * let game = newGame(4, { seed: 1n });       // shuffled and dealt from the seed
+ * const moves = legalMoves(game);            // every legal move, in the documented order
+ * console.log(moves.map(moveText));          // prints [ 'discard 7', 'discard 10' ]
+ * game = apply(game, moves[0]!);             // a new state; the old one is unchanged
  * ```
+ *
+ * The page *Contracts* gathers what each part promises: the order of the legal moves, the
+ * notation and its shorthands, the errors, the JSON documents, the events, and more.
  *
  * @module
  */
@@ -46,6 +50,7 @@ export {
   type EasyOptions,
 } from "./bots.js";
 export { buildDeck, cardOf, cardSymbol, formatCards, RANKS, type Rank } from "./cards.js";
+export { ACE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, JOKER } from "./cards.js";
 export {
   AmbiguousMoveError,
   FormatError,

@@ -268,10 +268,11 @@ export function playChanges(state: GameState, play: Play): readonly number[] | u
 }
 
 /**
- * Every legal move of the seat to act, in the documented order (see the module). A finished
- * game has none. `turn.must-play`: if any card but a joker can be played, only plays are legal;
- * otherwise (`turn.discard`) the seat may play a joker or discard any card. An empty hand
- * passes. A state the engine cannot work on throws {@link PositionError}.
+ * Every legal move of the seat to act, in the documented order (the reference's page
+ * *Contracts*, "Legal moves and their order"). A finished game has none. `turn.must-play`: if
+ * any card but a joker can be played, only plays are legal; otherwise (`turn.discard`) the seat
+ * may play a joker or discard any card. An empty hand passes. A state the engine cannot work on
+ * throws {@link PositionError}.
  */
 export function legalMoves(state: GameState): readonly Move[] {
   return guarded(state, () => {

@@ -60,7 +60,10 @@ function concrete(state: GameState, p: StepPattern): Step | null {
   return { seat: p.seat ?? owner(state, p.from), from: p.from, to: p.to };
 }
 
-/** The legal move of `state` that `text` names (see the module). */
+/**
+ * The legal move of `state` that `text` names, in canonical notation or a shorthand (the
+ * reference's page *Contracts*, "Reading and writing moves: shorthands").
+ */
 export function parseMove(state: GameState, text: string): Move {
   if (typeof text !== "string") throw new NotationError(`a move is written as text, not ${typeof text}`);
   return guarded(state, () => {

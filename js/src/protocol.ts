@@ -2,7 +2,10 @@
  * The engine protocol (version 1), the engine's side: {@link handle} answers one request. The
  * suite's harness (`python -m pegs_rules.spec check --engine "COMMAND"`) sends requests as JSON
  * lines and reads one answer line per request; `bin/protocol.ts` runs this over standard input
- * and output. The suite's `specs/protocol.md` describes every message.
+ * and output. The suite's `specs/protocol.md` describes every message. A request line may be
+ * {@link MAX_REQUEST} bytes long at most ({@link RequestLines} refuses longer ones unread), and an
+ * error's message {@link MAX_ERROR} characters, so that junk of any size costs the engine little
+ * and comes back short.
  *
  * @module
  */
@@ -26,6 +29,16 @@ export const PROTOCOL = 1;
 export const ENGINE = "pegs-rules-js";
 /** The deepest perft this engine counts. */
 export const MAX_PERFT_DEPTH = 6;
+/**
+ * The longest request line served, in bytes (1 MiB, its line end aside): a longer one is
+ * answered with an error, unread beyond this length (the suite's largest request is some 4 KB).
+ */
+export const MAX_REQUEST = 1 << 20;
+/**
+ * The longest error message answered, in characters: a longer one (quoting a long piece of the
+ * request) is cut there and ends with `...`.
+ */
+export const MAX_ERROR = 1000;
 
 class ProtocolError extends PegsError {}
 
@@ -37,7 +50,7 @@ export function handleLine(line: string): string | null {
   try {
     request = parseJson(line);
   } catch (error) {
-    return stringify({ id: null, error: `not JSON: ${error instanceof Error ? error.message : String(error)}` });
+    return stringify({ id: null, error: clipped(`not JSON: ${error instanceof Error ? error.message : String(error)}`) });
   }
   const answer = handle(request);
   return answer === null ? null : stringify(answer);
@@ -58,8 +71,8 @@ export function handle(request: unknown): Answer | null {
     }
     return { id, ...answer(object) };
   } catch (error) {
-    if (error instanceof PegsError) return { id, error: error.message };
-    return { id, error: `internal error: ${error instanceof Error ? error.message : String(error)}` };
+    if (error instanceof PegsError) return { id, error: clipped(error.message) };
+    return { id, error: clipped(`internal error: ${error instanceof Error ? error.message : String(error)}`) };
   }
 }
 
@@ -150,10 +163,13 @@ function sameCards(a: readonly Rank[], b: readonly Rank[]): boolean {
   return x.every((n, i) => n === y[i]);
 }
 
-/** The request's position: its text if it has one, else its state JSON (cards may fall short). */
+/**
+ * The request's position: its state JSON if it has one (cards may fall short), else its text. The
+ * state JSON is the whole position: the text says nothing of the ply, the seed or the reshuffles.
+ */
 function position(request: Record<string, unknown>): GameState {
-  if ("position" in request) return parsePosition(field(request, "position", "string"));
-  return testState(field(request, "state", "object"));
+  if ("state" in request) return testState(field(request, "state", "object"));
+  return parsePosition(field(request, "position", "string"));
 }
 
 /**
@@ -221,4 +237,68 @@ function applyWithPile(state: GameState, move: Move, pile: readonly Rank[] | und
   const hands = [...after.hands];
   hands[drawer] = hand;
   return { ...after, hands, drawPile: pile.slice(taken) };
+}
+
+/** The answer line to a request line longer than {@link MAX_REQUEST} bytes. */
+export function refusal(): string {
+  return stringify({ id: null, error: `a request line longer than ${MAX_REQUEST.toLocaleString("en-US")} bytes` });
+}
+
+/** `message` cut after {@link MAX_ERROR} characters (code points), ending with `...` if cut. */
+function clipped(message: string): string {
+  if (message.length <= MAX_ERROR) return message; // never more code points than UTF-16 units
+  let end = 0;
+  for (let n = 0; n < MAX_ERROR && end < message.length; n++) end += (message.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  return end < message.length ? `${message.slice(0, end)}...` : message;
+}
+
+/**
+ * Request lines from the bytes of an input, in whatever pieces they come: each line's text
+ * (UTF-8; bytes that are not make U+FFFD), without its `\n`, or `null` for a line longer than
+ * {@link MAX_REQUEST} bytes, whose bytes are dropped as they come and never held whole.
+ */
+export class RequestLines {
+  private readonly pieces: Uint8Array[] = [];
+  private size = 0;
+  private skipping = false;
+  private readonly decoder = new TextDecoder();
+
+  /** The lines that `chunk` completes (a line too long as soon as it is). */
+  push(chunk: Uint8Array): (string | null)[] {
+    const lines: (string | null)[] = [];
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(10, start);
+      const part = chunk.subarray(start, newline < 0 ? chunk.length : newline);
+      if (!this.skipping && this.size + part.length > MAX_REQUEST) {
+        lines.push(null);
+        this.pieces.length = this.size = 0;
+        this.skipping = true;
+      } else if (!this.skipping) {
+        this.pieces.push(part);
+        this.size += part.length;
+      }
+      if (newline < 0) break;
+      if (!this.skipping) lines.push(this.take());
+      this.skipping = false;
+      start = newline + 1;
+    }
+    return lines;
+  }
+
+  /** The last line, if the input ended without a line end after it. */
+  end(): (string | null)[] {
+    return this.size > 0 ? [this.take()] : [];
+  }
+
+  private take(): string {
+    const line = new Uint8Array(this.size);
+    let at = 0;
+    for (const piece of this.pieces) {
+      line.set(piece, at);
+      at += piece.length;
+    }
+    this.pieces.length = this.size = 0;
+    return this.decoder.decode(line);
+  }
 }

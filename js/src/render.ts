@@ -4,8 +4,10 @@
  * draw ships none of it:
  *
  * ```ts
+ * import { legalMoves, newGame } from "pegs-rules";
  * import { svg } from "pegs-rules/render";
- * element.innerHTML = svg(state, move, { size: 640 });
+ * const state = newGame(4, { seed: 1n });
+ * const picture = svg(state, legalMoves(state)[0], { size: 640 }); // element.innerHTML = picture
  * ```
  *
  * For the same state, move, highlighted holes and size it returns the reference's text byte

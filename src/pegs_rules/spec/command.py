@@ -303,9 +303,8 @@ def _clashes(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     """Serve on stdin/stdout as UTF-8, whatever the locale; bytes that are not UTF-8 make errors."""
-    source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     sink = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True)
-    return serve(source, sink)
+    return serve(sys.stdin.buffer, sink)
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -29,7 +29,7 @@ from pegs_rules.errors import PegsError
 from pegs_rules.moves import parse_notation
 from pegs_rules.position import parse_position
 from pegs_rules.rules import Rules
-from pegs_rules.serialize import from_data, to_data
+from pegs_rules.serialize import from_data, to_data, to_json
 from pegs_rules.spec.derive import (
     CannotDerive,
     derive_case,
@@ -633,6 +633,16 @@ def _turn_difference(
                 received=[f"illegal: {answer['illegal']}"],
                 reason=reason,
             )
+        if "state" in answer:
+            wrong = _judge_document(json.dumps(answer["state"]), to_json(after))
+            if wrong:
+                return _Wrong(
+                    f"{text}: the state JSON is not the reference's, byte for byte",
+                    wrong,
+                    request=request,
+                    expected=want,
+                    received=[_clip(answer["state"])],
+                )
         if answer.get("position") and digest_of(str(answer["position"])) == expected:
             return None  # the usual case: the engine's text is the recorded one
         got = _answered_state(answer, request, want)
@@ -651,6 +661,22 @@ def _turn_difference(
         expected=str(after).splitlines(),
         received=str(got).splitlines(),
     )
+
+
+def _judge_document(got: str, want: str, around: int = 60) -> list[str]:
+    """Where the JSON text ``got`` first differs from ``want``, as a diff of the text around
+    it (nothing if they are the same text)."""
+    if got == want:
+        return []
+    at = next(
+        (i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+        min(len(got), len(want)),
+    )
+    start = max(0, at - around)
+    return [
+        f"- character {at}: ...{want[start : at + around]}...",
+        f"+ character {at}: ...{got[start : at + around]}...",
+    ]
 
 
 # --- perft --------------------------------------------------------------------------------------

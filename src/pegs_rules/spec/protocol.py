@@ -17,7 +17,9 @@ request carries an ``id``, which the answer repeats, and a ``type``:
 
 Positions travel both as position text and as state JSON; an engine reads
 whichever it likes. A request the engine cannot serve is answered with
-``{"id": ..., "error": "..."}``.
+``{"id": ..., "error": "..."}``. A request line may be :data:`MAX_REQUEST` bytes long at
+most, and an error's message :data:`MAX_ERROR` characters, so that junk of any size costs
+the engine little and comes back short.
 
 >>> answer = handle({"id": 1, "type": "legal", "position": "pegs 0: 70\\nhand 0: 7"})
 >>> answer
@@ -33,7 +35,7 @@ import sys
 from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 from pegs_rules import __version__
 from pegs_rules.cards import Rank, build_deck, parse_cards
@@ -55,6 +57,18 @@ ENGINE = "pegs-rules"
 
 MAX_PERFT_DEPTH = 6
 """The deepest perft the reference engine accepts (deeper would run for hours)."""
+
+MAX_REQUEST = 1 << 20
+"""The longest request line served, in bytes (1 MiB, its line end aside): a longer one is
+answered with an error, unread beyond this length (the suite's largest request is some 4 KB)."""
+
+MAX_ERROR = 1000
+"""The longest error message answered, in characters: a longer one (quoting a long piece of
+the request) is cut there and ends with ``...``."""
+
+_SKIP = 1 << 16
+"""The piece in which the rest of a request line longer than :data:`MAX_REQUEST` is read and
+dropped."""
 
 
 class ProtocolError(PegsError):
@@ -79,26 +93,42 @@ def handle(request: object) -> dict[str, Any] | None:
             raise ProtocolError(f"unknown request type {kind!r}; known: {', '.join(_ANSWERS)}")
         answer = _ANSWERS[kind](request)
     except PegsError as error:
-        return {"id": ident, "error": str(error)}
+        return {"id": ident, "error": _clipped(str(error))}
     return {"id": ident, **answer}
 
 
-def serve(source: TextIO = sys.stdin, sink: TextIO = sys.stdout) -> int:
-    """Answer requests from ``source`` on ``sink``, a line each, until ``quit`` or the end."""
-    for line in source:
-        if not line.strip():
+def serve(source: IO[bytes] = sys.stdin.buffer, sink: TextIO = sys.stdout) -> int:
+    """Answer requests from ``source`` (UTF-8 bytes; those that are not UTF-8 make errors) on
+    ``sink``, a line each, until ``quit`` or the end.
+
+    A line longer than :data:`MAX_REQUEST` bytes is answered with an error, and the rest of it
+    read and dropped in pieces, never held whole.
+    """
+    while line := source.readline(MAX_REQUEST + 1):
+        answer: dict[str, Any] | None
+        if len(line) > MAX_REQUEST and not line.endswith(b"\n"):
+            while (rest := source.readline(_SKIP)) and not rest.endswith(b"\n"):
+                pass
+            answer = {"id": None, "error": f"a request line longer than {MAX_REQUEST:,} bytes"}
+        elif not line.strip():
             continue
-        try:
-            request = json.loads(line)
-        except (ValueError, RecursionError) as error:
-            answer: dict[str, Any] | None = {"id": None, "error": f"not JSON: {error}"}
         else:
-            answer = handle(request)
+            try:
+                request = json.loads(line.decode("utf-8", errors="replace"))
+            except (ValueError, RecursionError) as error:
+                answer = {"id": None, "error": _clipped(f"not JSON: {error}")}
+            else:
+                answer = handle(request)
         if answer is None:
             break
         sink.write(json.dumps(answer) + "\n")
         sink.flush()
     return 0
+
+
+def _clipped(message: str) -> str:
+    """``message`` cut after :data:`MAX_ERROR` characters, ending with ``...`` if cut."""
+    return message if len(message) <= MAX_ERROR else message[:MAX_ERROR] + "..."
 
 
 # --- the answers --------------------------------------------------------------------------------
