@@ -18,7 +18,7 @@ import type { GameState } from "./state.js";
 import { repr } from "./text.js";
 import { guarded } from "./validate.js";
 import { VERDICT_ORDER, type Check, type CheckName } from "./verdict-order.js";
-import { samePosition, WorkBoard } from "./workboard.js";
+import { samePosition, WorkBoard, type Geometry } from "./workboard.js";
 
 /** A ruling's id and a sentence. */
 export interface Reason {
@@ -175,8 +175,22 @@ function* judge(state: GameState, move: Move): Generator<Fault> {
     const changes = j.work.resolve(j.step.seat, j.src, j.dst);
     if (changes === null) return;
     j.work.perform(changes);
-    if (index === 0) j.first = j.reading;
+    if (index === 0) {
+      j.first = j.reading;
+      j.moved = movedTo(j.work.g, changes, j.step.seat, j.dst);
+    }
   }
+}
+
+/** Where a peg of `seat` that went to slot `to` stands after `changes` (knocked on along a chain). */
+function movedTo(g: Geometry, changes: readonly number[], seat: number, to: number): number {
+  let at = to;
+  for (const code of changes.slice(1)) {
+    const dst = code % g.slots;
+    const src = Math.floor(code / g.slots) % g.slots;
+    if (Math.floor(code / (g.slots * g.slots)) === seat && src === at) at = dst;
+  }
+  return at;
 }
 
 /** How a forward-moving card's step is read: its direction, its count and what blocks it. */
@@ -205,6 +219,8 @@ class Judging {
   dst = -1;
   reading: Reading | undefined = undefined;
   first: Reading | undefined = undefined;
+  /** The slot where the peg the first step moved stands once that step is carried out. */
+  moved = -1;
 
   constructor(
     readonly state: GameState,
@@ -417,9 +433,11 @@ const CHECKS: Readonly<Record<CheckName, Detect>> = {
     j.split && j.rank !== null && j.step.from === START
       ? reason(splitRule(j.rank), "a split part cannot bring a peg out")
       : undefined,
+  // the peg the first part moved, followed to where its landing left it (a chain of knocks may
+  // carry it on to its in-spot)
   "split-moves-one-peg-twice": (j) => {
     const first = j.steps[0] as Step;
-    return j.split && j.rank !== null && j.index === 1 && first.seat === j.step.seat && first.to === j.step.from
+    return j.split && j.rank !== null && j.index === 1 && first.seat === j.step.seat && j.moved === j.src
       ? reason(splitRule(j.rank), "a split moves two different pegs")
       : undefined;
   },

@@ -33,7 +33,7 @@ from enum import Enum
 from functools import cache
 from typing import NamedTuple
 
-from pegs_rules.board import START, is_home, is_track, location_name
+from pegs_rules.board import START, Location, is_home, is_track, location_name
 from pegs_rules.cards import COME_OUT_RANKS, Rank
 from pegs_rules.errors import PegsError
 from pegs_rules.movegen import forward_steps, hand_plays, movable_seats, splits
@@ -136,6 +136,7 @@ class Judging:
         "index",
         "movable",
         "move",
+        "moved",
         "rank",
         "reading",
         "rules",
@@ -166,6 +167,8 @@ class Judging:
         self.step = Step(0, START, START)
         self.reading: Reading | None = None
         self.first: Reading | None = None
+        self.moved: Location = START
+        """Where the peg the first step moved stands once that step is carried out."""
 
     @property
     def swap(self) -> bool:
@@ -354,10 +357,18 @@ def _split_part_from_start(j: Judging) -> Reason | None:
 
 
 def _split_moves_one_peg_twice(j: Judging) -> Reason | None:
-    """``card.seven.split``: a split moves two different pegs."""
-    first = j.steps[0]
+    """``card.seven.split``: a split moves two different pegs.
+
+    The peg the first part moved is followed to where its landing left it:
+    a chain of knocks (``move.landing.in-spot``) may carry it on to its in-spot.
+    """
     seat, src, _ = j.step
-    if j.split and j.rank is not None and j.index == 1 and (first.seat, first.dst) == (seat, src):
+    if (
+        j.split
+        and j.rank is not None
+        and j.index == 1
+        and (j.steps[0].seat, j.moved) == (seat, src)
+    ):
         return Reason(split_rule(j.rank), "a split moves two different pegs")
     return None
 
@@ -697,10 +708,15 @@ def judge(state: GameState, move: Play | Discard | Pass) -> Iterator[Fault]:
                 reason = CHECKS[check.name](j)
                 if reason is not None:
                     yield Fault(check, index, reason)
-        if not (j.holes_ok() and j.peg_there()) or j.work.move(*step) is None:
+        changes = j.work.move(*step) if j.holes_ok() and j.peg_there() else None
+        if changes is None:
             return
         if index == 0:
             j.first = j.reading
+            j.moved = step.dst
+            for seat, src, dst in changes[1:]:  # knocked on along a chain of in-spots
+                if seat == step.seat and src == j.moved:
+                    j.moved = dst
 
 
 def first_fault(state: GameState, move: Play | Discard | Pass) -> Fault | None:
