@@ -104,8 +104,7 @@ def test_every_ruling_the_page_names_has_a_page_here_and_in_the_docs(tmp_path: P
     assert "<p><strong>Both presets.</strong> Besides coming out, an ace moves a peg one" in ace
     verdict = (out / "rules" / "move.verdict.html").read_text(encoding="utf-8")
     assert (
-        '<p class="ruling-item depth-2">8. the landing of a peg the player may move that'
-        in verdict
+        '<p class="ruling-item depth-2">8. the landing of a peg the player may move that' in verdict
     )
     docs = tmp_path / "docs-site" / "play"
     build(docs, wheel=wheel, pyodide=runtime, docs_url="../")  # the docs' own copy
