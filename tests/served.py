@@ -28,7 +28,7 @@ from pegs_rules import GameState, legal_moves, replay, view
 from pegs_rules.records import GameRecord
 from pegs_rules.serialize import from_data, to_data
 from pegs_rules.server.client import SeatClient, socket_url
-from pegs_rules.server.store import open_store
+from pegs_rules.server.database import open_store
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "specs" / "schema"
 

@@ -20,9 +20,9 @@ from served import Server, check_frames, drive, run, start_server, stop_server, 
 
 from pegs_rules import ARIZONA, apply, legal_moves, parse_move
 from pegs_rules.server.client import SeatClient, socket_url, socket_urls
+from pegs_rules.server.database import open_store
 from pegs_rules.server.protocol import MoveRequest, ProtocolError
 from pegs_rules.server.registry import LEASE_SECONDS, Registry
-from pegs_rules.server.store import open_store
 
 
 @pytest.fixture(scope="module")

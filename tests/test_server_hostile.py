@@ -43,10 +43,11 @@ from websockets.uri import parse_uri
 from pegs_rules import ARIZONA, GameState, legal_moves
 from pegs_rules.records import GameRecord
 from pegs_rules.server.client import socket_url
+from pegs_rules.server.database import open_store
 from pegs_rules.server.games import DAMAGED, token_hash
 from pegs_rules.server.protocol import MoveRequest, ProtocolError, read_frame
 from pegs_rules.server.registry import Registry
-from pegs_rules.server.store import StoredGame, open_store
+from pegs_rules.server.store import StoredGame
 
 MIB = 1 << 20
 

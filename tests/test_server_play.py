@@ -24,8 +24,8 @@ from served import (
 from pegs_rules import ARIZONA, apply, new_game, parse_move, replay
 from pegs_rules.cli import main
 from pegs_rules.serialize import from_json
+from pegs_rules.server.database import open_store
 from pegs_rules.server.registry import Registry
-from pegs_rules.server.store import open_store
 
 SEATS = ["human", "greedy", "human", "random"]
 

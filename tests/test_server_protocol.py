@@ -174,11 +174,21 @@ def test_importing_the_library_does_not_import_the_server() -> None:
     assert out.stdout.strip() == "False"
 
 
+def test_the_store_interface_imports_neither_store() -> None:
+    """The interface knows nothing of its implementations: they import it, not it them."""
+    code = (
+        "import sys, pegs_rules.server.store; "
+        "print(sorted(m for m in sys.modules if m.startswith('pegs_rules.server.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['pegs_rules.server.store']", out.stdout
+
+
 def test_a_server_on_sqlite_needs_no_postgresql_driver(tmp_path: Path) -> None:
     """SQLite stays the default with no new dependency: only a postgresql:// URL loads psycopg."""
     code = (
         "import sys; from pegs_rules.server.app import ServerConfig, create_app; "
-        "from pegs_rules.server.store import open_store; "
+        "from pegs_rules.server.database import open_store; "
         f"open_store({str(tmp_path / 'g.sqlite3')!r}).close(); create_app(ServerConfig()); "
         "print(any(m.startswith(('psycopg', 'pegs_rules.server.postgres')) for m in sys.modules))"
     )

@@ -20,6 +20,7 @@ from pgcluster import Cluster
 from pegs_rules import ARIZONA, apply_with_events, legal_moves
 from pegs_rules.records import GameRecord
 from pegs_rules.serialize import to_data
+from pegs_rules.server.database import open_store
 from pegs_rules.server.games import token_hash
 from pegs_rules.server.store import (
     GameRemoved,
@@ -31,7 +32,6 @@ from pegs_rules.server.store import (
     StoredGame,
     StoredMove,
     StoreError,
-    open_store,
 )
 
 

@@ -9,7 +9,8 @@ The server stores, routes and checks tokens; the rules stay in the library.
   and following the other servers on the same store;
 * :mod:`~pegs_rules.server.games`: one game in memory, rebuilt from the store;
 * :mod:`~pegs_rules.server.store`: the store interface; :mod:`~pegs_rules.server.sqlite` (one
-  file, one process) and :mod:`~pegs_rules.server.postgres` (any number of processes) implement it;
+  file, one process) and :mod:`~pegs_rules.server.postgres` (any number of processes) implement it,
+  and :mod:`~pegs_rules.server.database` chooses one;
 * :mod:`~pegs_rules.server.thinking`: where and when bots think, the workers shared fairly;
 * :mod:`~pegs_rules.server.limits` and :mod:`~pegs_rules.server.connections`: rate limits, the
   log of clients' mistakes, read timeouts, request-head limits, the bound on connections, and

@@ -68,6 +68,7 @@ from pegs_rules.server.connections import (
     connection_limit,
     protocols,
 )
+from pegs_rules.server.database import is_postgres, open_store
 from pegs_rules.server.games import DAMAGED, UNREACHABLE, check_seat_kind
 from pegs_rules.server.limits import MISTAKES, ClientLimits, client_key
 from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
@@ -81,7 +82,7 @@ from pegs_rules.server.registry import (
     TooManyGames,
 )
 from pegs_rules.server.session import SEND_TIMEOUT, Session
-from pegs_rules.server.store import Damaged, Store, StoreError, open_store
+from pegs_rules.server.store import Damaged, Store, StoreError
 from pegs_rules.server.thinking import Thinking
 from pegs_rules.web.build import STATIC
 
@@ -451,7 +452,7 @@ def serve(config: ServerConfig) -> int:
     # the registry logs the database's comings and goings, once each: not the pool's every try
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     logging.getLogger("uvicorn.error").addFilter(malformed_requests)
-    where = "PostgreSQL" if config.db.startswith(("postgresql:", "postgres:")) else config.db
+    where = "PostgreSQL" if is_postgres(config.db) else config.db
     try:
         store = open_store(config.db, config.sync, serving=True)
     except StoreError as error:

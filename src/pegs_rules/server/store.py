@@ -1,4 +1,4 @@
-"""Where games live between moves: the :class:`Store` interface, what it holds, and :func:`open_store`.
+"""Where games live between moves: the :class:`Store` interface and what it holds.
 
 A game is stored as its :class:`StoredGame` (how it was dealt, who sits
 where, the hashes of its tokens, and how far it has got) plus its moves, one
@@ -20,7 +20,9 @@ keeping time are removed.
 Two stores implement it: :class:`~pegs_rules.server.sqlite.SqliteStore` (one
 file, one server process; the default) and
 :class:`~pegs_rules.server.postgres.PostgresStore` (any number of server
-processes on any machines; the extra ``pegs-rules[postgres]``).
+processes on any machines; the extra ``pegs-rules[postgres]``);
+:func:`~pegs_rules.server.database.open_store` chooses one. This module imports
+neither: they import it.
 
 Tokens are never stored, only their SHA-256 hashes; the seed is stored (the
 game cannot be rebuilt without it) and never leaves the server while the game
@@ -233,27 +235,6 @@ class Store(Protocol):
     def close(self) -> None:
         """Stop listening and release the store."""
         ...
-
-
-def open_store(url: str, sync: str = "full", serving: bool = False) -> Store:
-    """The store at ``url``: ``postgresql://USER@HOST:PORT/DB`` or an SQLite file's path.
-
-    ``sync`` is how hard an SQLite commit waits for the disk (see
-    :class:`~pegs_rules.server.sqlite.SqliteStore`). ``serving``: the store
-    of a server process; an SQLite file then refuses a second one
-    (:class:`StoreError`), while any number share a PostgreSQL database.
-    """
-    if url.startswith(("postgresql://", "postgres://")):
-        try:
-            from pegs_rules.server.postgres import PostgresStore
-        except ImportError as error:
-            raise StoreError(
-                f"{error}; install the PostgreSQL driver with: pip install 'pegs-rules[postgres]'"
-            ) from None
-        return PostgresStore(url)
-    from pegs_rules.server.sqlite import SqliteStore
-
-    return SqliteStore(url, sync, serving=serving)
 
 
 # --- reading rows and notices back, the same for every store ----------------------------------
