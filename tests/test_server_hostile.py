@@ -42,6 +42,7 @@ from websockets.uri import parse_uri
 
 from pegs_rules import ARIZONA, GameState, legal_moves
 from pegs_rules.records import GameRecord
+from pegs_rules.server.app import BadRequest, parse_new_game
 from pegs_rules.server.client import socket_url
 from pegs_rules.server.database import open_store
 from pegs_rules.server.games import DAMAGED, token_hash
@@ -398,6 +399,32 @@ def test_requests_whose_headers_or_body_do_not_arrive_are_closed(tmp_path: Path)
 
 
 # --- 6. the small ones -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"preset": "nosuch"},
+        {"preset": 7, "players": 4, "seats": ["human"] * 4},
+        {"players": 5},
+        {"players": "4", "seats": ["human"] * 4},
+        {"seats": "human"},
+        {"seats": ["human", "robot", "human", "human"]},
+        {"house_rules": {"nine": "sideways"}},
+        {"house_rules": []},
+        {"colour": "red"},
+    ],
+)
+def test_a_refused_new_game_names_only_the_fields_at_fault(body: dict[str, Any]) -> None:
+    """Each problem starts with the field it is about, and that field is in the body (a body
+    with an unknown preset and no house rules was told its house rules' name was wrong)."""
+    with pytest.raises(BadRequest) as refused:
+        parse_new_game(body)
+    problems = refused.value.problems
+    assert problems
+    for problem in problems:
+        field = problem.split(":")[0].split("[")[0]
+        assert field in body or (field == "unknown fields" and "colour" in problem), problems
 
 
 @pytest.mark.parametrize(

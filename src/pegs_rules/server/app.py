@@ -404,7 +404,7 @@ def parse_new_game(body: Any) -> tuple[int, Rules, tuple[str, ...]]:
         problems.append("house_rules: an object of rules fields")
         rules = None
     else:
-        name = house.get("name", preset)
+        name = house.get("name", preset or "house rules")  # no preset: its own problem, above
         if not (isinstance(name, str) and 0 < len(name) <= MAX_RULES_NAME and name.isprintable()):
             problems.append(f"house_rules: name is 1 to {MAX_RULES_NAME} printable characters")
             rules = None
