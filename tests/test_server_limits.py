@@ -5,16 +5,20 @@
 3. a game's bots wait a bounded time behind other games' bots, whatever those think;
 4. connections are bounded below the open-file limit, with a clear refusal and one log line;
 5. two servers on one SQLite file: the second is refused at start;
-6. a bad request lists every problem; a flood of mistakes writes a bounded log.
+6. a bad request lists every problem; a flood of mistakes writes a bounded log, and a flood of
+   requests a bounded access log, every line one event in one format.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import http.client
 import itertools
 import json
 import logging
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -29,6 +33,7 @@ from pegs_rules.server.client import SeatClient, socket_url
 from pegs_rules.server.connections import MAX_CLIENT_CONNECTIONS, MAX_HEAD, MAX_REQUEST_LINE
 from pegs_rules.server.games import MAX_BOT_SECONDS, REMOVED
 from pegs_rules.server.limits import MISTAKES_PER_CLIENT, Mistakes
+from pegs_rules.server.logs import ACCESS_PER_CLIENT, AccessLog, OneLine
 from pegs_rules.server.registry import MAX_GAMES_PER_CLIENT
 from pegs_rules.server.thinking import FAIR_ROUND
 
@@ -307,7 +312,8 @@ def test_a_bad_request_lists_every_problem_and_a_flood_of_mistakes_writes_a_boun
             answers = [json.loads(hostile.recv(5)) for _ in range(100)]
         assert all(a["code"] in ("bad_json", "rate_limited") for a in answers), answers
     lines = [line for line in server.log.read_text().splitlines() if " WARNING " in line]
-    assert len(lines) == MISTAKES_PER_CLIENT, lines  # not 101: the rest summed up in a minute
+    assert len(lines) == MISTAKES_PER_CLIENT + 1, lines  # not 101: the rest summed up, at the
+    assert "more client mistakes" in lines[-1], lines[-1]  # end of the minute or of the server
 
 
 def test_mistakes_past_the_allowance_are_summed_up_in_one_line(
@@ -324,3 +330,98 @@ def test_mistakes_past_the_allowance_are_summed_up_in_one_line(
     assert len(lines) == MISTAKES_PER_CLIENT + 3 + 1, lines
     assert lines[-1].startswith(f"{50 - MISTAKES_PER_CLIENT} more client mistakes"), lines[-1]
     assert "(clients: 1; the most, 40, from 198.51.100.7)" in lines[-1]
+
+
+LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (INFO|WARNING|ERROR|CRITICAL) \S+ \S")
+"""Every line of the server's log: UTC time, level, source, message."""
+
+
+def test_one_client_writes_a_bounded_log_in_one_format_while_others_are_still_logged(
+    tmp_path: Path,
+) -> None:
+    """A flood of requests and WebSocket handshakes from one address (most refused ``429``)
+    writes at most ACCESS_PER_CLIENT access lines and MISTAKES_PER_CLIENT mistakes about it,
+    the rest summed up at shutdown; another address is still logged; every line is one event."""
+
+    def get(source: str, path: str = "/healthz") -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, 5, (source, 0))
+        try:
+            conn.request("GET", path)
+            return conn.getresponse().status
+        finally:
+            conn.close()
+
+    with running_server(tmp_path, bot_workers=0) as server:
+        created = server.create(players=4)
+        url, token = socket_url(created["links"]["0"])
+        statuses = collections.Counter(get("127.0.0.9") for _ in range(250))
+        handshakes = 0
+        for _ in range(30):
+            with contextlib.suppress(Exception), connect(url, open_timeout=5) as socket_:
+                socket_.send(json.dumps({"type": "join", "token": token}))
+                socket_.recv(5)
+                handshakes += 1
+        assert get("127.0.0.2", "/api/games/nosuch") == 404
+    assert statuses[429] > 100, statuses
+    lines = server.log.read_text().splitlines()
+    assert all(LINE.match(line) for line in lines), [x for x in lines if not LINE.match(x)][:3]
+    flood = [x for x in lines if " access 127.0.0.9:" in x]
+    assert len(flood) == ACCESS_PER_CLIENT, len(flood)
+    assert any(" access 127.0.0.2:" in x and "404" in x for x in lines)
+    summed = [x for x in lines if "more access log lines" in x]
+    assert len(summed) == 1 and "from 127.0.0.9)" in summed[0], summed
+    about = [x for x in lines if "127.0.0.9" in x]
+    assert len(about) <= ACCESS_PER_CLIENT + MISTAKES_PER_CLIENT + 2, len(about)
+    assert not any("connection open" in x or "connection closed" in x for x in lines)
+
+
+def test_the_access_log_can_be_sampled_or_turned_off() -> None:
+    def record(n: int) -> logging.LogRecord:
+        return logging.makeLogRecord(
+            {
+                "name": "uvicorn.access",
+                "msg": '%s - "%s %s HTTP/%s" %d',
+                "args": (f"198.51.100.{n % 7}:4000", "GET", "/healthz", "1.1", 200),
+                "levelno": logging.INFO,
+            }
+        )
+
+    tenth, off, every = AccessLog(0.1), AccessLog(0.0), AccessLog(1.0, per_client=1000)
+    assert sum(tenth.filter(record(n)) for n in range(1000)) == 100  # one in ten, counted
+    assert not any(off.filter(record(n)) for n in range(100))
+    assert all(every.filter(record(n)) for n in range(100))
+    bounded = AccessLog(1.0)
+    kept = [bounded.filter(record(0)) for _ in range(100)]
+    assert kept.count(True) == ACCESS_PER_CLIENT
+
+
+def test_a_message_of_several_lines_is_folded_onto_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(OneLine())
+    logger = logging.getLogger("pegs_rules.server.test-fold")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        try:
+            raise ValueError("connection failed\nDETAIL:  the server\r\nwent away\x1b[2J")
+        except ValueError:
+            logger.exception("the store fails:\n%s", "line two")
+    finally:
+        logger.removeHandler(handler)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and LINE.match(lines[0]), lines
+    assert "the store fails:\\nline two\\nTraceback" in lines[0]
+    assert "\\x1b[2J" in lines[0] and "\x1b" not in lines[0]
+
+
+def test_pegs_serve_access_log_option(capsys: pytest.CaptureFixture[str]) -> None:
+    from pegs_rules.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["serve", "--access-log", "off"]).access_log == 0.0
+    assert parser.parse_args(["serve", "--access-log", "0.25"]).access_log == 0.25
+    with pytest.raises(SystemExit):
+        parser.parse_args(["serve", "--access-log", "2"])
+    assert "all, off or a share" in capsys.readouterr().err

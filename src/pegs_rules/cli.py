@@ -965,6 +965,22 @@ def run_web(args: argparse.Namespace) -> int:
     return web_build(args.out_dir, args.docs_url, args.wheel, args.pyodide)
 
 
+def access_share(value: str) -> float:
+    """``--access-log``: ``all`` (1), ``off`` (0) or a share in between (:mod:`pegs_rules.server.logs`)."""
+    words = {"all": 1.0, "on": 1.0, "off": 0.0}
+    if value.strip().lower() in words:
+        return words[value.strip().lower()]
+    try:
+        share = float(value)
+    except ValueError:
+        share = -1.0
+    if not 0.0 <= share <= 1.0:
+        raise argparse.ArgumentTypeError(
+            f"all, off or a share from 0 to 1 (0.1: one line in ten), not {value!r}"
+        )
+    return share
+
+
 def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sub = _subcommand(
         commands,
@@ -1029,6 +1045,14 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--metrics",
         metavar="[HOST:]PORT",
         help="serve Prometheus metrics there (the host is 127.0.0.1 unless given)",
+    )
+    sub.add_argument(
+        "--access-log",
+        type=access_share,
+        metavar="all|off|SHARE",
+        help="log every request and WebSocket handshake (all), none (off), or a share of them "
+        "(0.1: one in ten); at most 60 lines a minute about one client, the rest summed up "
+        "(default: all)",
     )
     sub.add_argument(
         "--forwarded-allow-ips",

@@ -59,7 +59,7 @@ from pegs_rules.errors import FormatError
 from pegs_rules.rules import PRESETS, Rules
 from pegs_rules.rulings import RULINGS
 from pegs_rules.serialize import from_data, to_data, to_json
-from pegs_rules.server import metrics
+from pegs_rules.server import logs, metrics
 from pegs_rules.server.connections import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -141,6 +141,10 @@ class ServerConfig:
         metrics: ``PORT`` or ``HOST:PORT`` to serve Prometheus metrics on (off if ``None``).
         forwarded_allow_ips: the proxies whose ``X-Forwarded-For`` and
             ``X-Forwarded-Proto`` are believed (comma-separated; ``*`` for any).
+        access_log: the share of requests and WebSocket handshakes logged, one
+            line each: 1 (all), 0 (off) or a fraction; at most
+            :data:`~pegs_rules.server.logs.ACCESS_PER_CLIENT` lines a minute
+            about one client (:mod:`~pegs_rules.server.logs`).
     """
 
     host: str = "127.0.0.1"
@@ -160,6 +164,7 @@ class ServerConfig:
     max_connections: int | None = None
     metrics: str | None = None
     forwarded_allow_ips: str = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+    access_log: float = 1.0
 
     @property
     def expiry(self) -> Expiry:
@@ -220,6 +225,7 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
             yield
         finally:
             await registry.close()
+            logs.sum_up()  # what the last minute did not log one by one
             for pool in pools:
                 if pool is not None:
                     pool.shutdown(wait=False, cancel_futures=True)
@@ -448,10 +454,7 @@ def serve(config: ServerConfig) -> int:
     """
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    # the registry logs the database's comings and goings, once each: not the pool's every try
-    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
-    logging.getLogger("uvicorn.error").addFilter(malformed_requests)
+    logs.configure(config.access_log)
     where = "PostgreSQL" if is_postgres(config.db) else config.db
     try:
         store = open_store(config.db, config.sync, serving=True)
@@ -467,13 +470,15 @@ def serve(config: ServerConfig) -> int:
     if config.metrics:
         metrics.serve_metrics(config.metrics)
     log.info(
-        "pegs serve: http://%s:%d, games in %s; at most %d connections (open files: %d)%s",
+        "pegs serve: http://%s:%d, games in %s; at most %d connections (open files: %d)%s;"
+        " access log: %s",
         config.host,
         config.port,
         where,
         limit,
         files,
         f"; metrics on {config.metrics}" if config.metrics else "",
+        access_shown(config.access_log),
     )
     uvicorn.run(
         create_app(config, store),
@@ -484,7 +489,9 @@ def serve(config: ServerConfig) -> int:
         ws_max_size=4 * MAX_FRAME,
         proxy_headers=True,
         forwarded_allow_ips=config.forwarded_allow_ips,
+        log_config=None,  # logs.configure did it: one line an event, in one format
         log_level="info",
+        access_log=config.access_log > 0,
     )
     return 0
 
@@ -505,10 +512,10 @@ def open_files() -> int:
     return soft
 
 
-def malformed_requests(record: logging.LogRecord) -> bool:
-    """A filter for uvicorn's log: its line for each malformed request goes through
-    :data:`~pegs_rules.server.limits.MISTAKES` (so many a minute), not straight to the log."""
-    if record.getMessage().startswith("Invalid HTTP request"):
-        MISTAKES.warn("malformed HTTP", "a client sent a malformed HTTP request: refused (400)")
-        return False
-    return True
+def access_shown(share: float) -> str:
+    """The access log's share as the start-up line says it."""
+    if share >= 1:
+        return f"all (at most {logs.ACCESS_PER_CLIENT} lines a minute a client)"
+    if share <= 0:
+        return "off"
+    return f"{share:g} of it (at most {logs.ACCESS_PER_CLIENT} lines a minute a client)"

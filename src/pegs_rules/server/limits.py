@@ -1,5 +1,6 @@
 """Rate limits: a token bucket (:class:`RateLimit`), one per client for HTTP (:class:`ClientLimits`),
-and a log of clients' mistakes that a flood of them cannot fill (:class:`Mistakes`).
+and a log of clients' mistakes that a flood of them cannot fill (:class:`Mistakes`, a
+:class:`Budget` of lines a minute per client).
 
 A client is its address as the trusted proxy reports it, an IPv6 address
 counting by its /64 network, which one household or machine is given
@@ -57,7 +58,68 @@ def client_key(address: str) -> str:
     return str(ipaddress.IPv6Network((parsed, 64), strict=False))
 
 
-class Mistakes:
+class Budget:
+    """Lines of the log about clients, so many a client a minute: the rest counted, summed up.
+
+    In each window of :data:`MISTAKE_WINDOW` seconds the first ``per_client``
+    lines about each client, and the first ``total`` in all (``None``: no bound
+    but the clients'), may be written (:meth:`allow`); the others are counted
+    and summed up in one line, ``what`` they were, when the window closes.
+    """
+
+    def __init__(self, per_client: int, total: int | None, what: str, level: int) -> None:
+        self.per_client = per_client
+        self.total = total
+        self.what = what
+        self.level = level
+        self.started = time.monotonic()
+        self.logged: collections.Counter[str] = collections.Counter()
+        self.unlogged: collections.Counter[str] = collections.Counter()
+        self.summing: asyncio.TimerHandle | None = None
+
+    def allow(self, client: str) -> bool:
+        """Whether one more line about ``client`` (a :func:`client_key`) may be written now."""
+        if time.monotonic() - self.started >= MISTAKE_WINDOW:
+            self.sum_up()
+        if self.logged[client] < self.per_client and (
+            self.total is None or self.logged.total() < self.total
+        ):
+            self.logged[client] += 1
+            return True
+        self.unlogged[client] += 1
+        if self.summing is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return False  # summed up with the next line
+            left = MISTAKE_WINDOW - (time.monotonic() - self.started)
+            self.summing = loop.call_later(max(0.0, left), self.sum_up)
+        return False
+
+    def sum_up(self) -> None:
+        """Close the window: one line for what it did not write."""
+        if self.summing is not None:
+            self.summing.cancel()
+            self.summing = None
+        if self.unlogged:
+            worst, most = self.unlogged.most_common(1)[0]
+            log.log(
+                self.level,
+                "%d more %s in the last %.0f s, not logged one by one"
+                " (clients: %d; the most, %d, from %s)",
+                self.unlogged.total(),
+                self.what,
+                time.monotonic() - self.started,
+                len(self.unlogged),
+                most,
+                worst,
+            )
+        self.started = time.monotonic()
+        self.logged.clear()
+        self.unlogged.clear()
+
+
+class Mistakes(Budget):
     """Clients' mistakes in the log, at WARNING, one line each, but only so many.
 
     In each window of :data:`MISTAKE_WINDOW` seconds the first
@@ -67,47 +129,12 @@ class Mistakes:
     """
 
     def __init__(self) -> None:
-        self.started = time.monotonic()
-        self.logged: collections.Counter[str] = collections.Counter()
-        self.unlogged: collections.Counter[str] = collections.Counter()
-        self.summing: asyncio.TimerHandle | None = None
+        super().__init__(MISTAKES_PER_CLIENT, MISTAKES_LOGGED, "client mistakes", logging.WARNING)
 
     def warn(self, client: str, message: str, *args: object) -> None:
         """Log ``message % args``, a mistake of ``client`` (a :func:`client_key`), if it may be."""
-        if time.monotonic() - self.started >= MISTAKE_WINDOW:
-            self.sum_up()
-        if self.logged[client] < MISTAKES_PER_CLIENT and self.logged.total() < MISTAKES_LOGGED:
-            self.logged[client] += 1
+        if self.allow(client):
             log.warning(message, *args)
-            return
-        self.unlogged[client] += 1
-        if self.summing is None:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                return  # summed up with the next mistake
-            left = MISTAKE_WINDOW - (time.monotonic() - self.started)
-            self.summing = loop.call_later(max(0.0, left), self.sum_up)
-
-    def sum_up(self) -> None:
-        """Close the window: one line for the mistakes it did not log."""
-        if self.summing is not None:
-            self.summing.cancel()
-            self.summing = None
-        if self.unlogged:
-            worst, most = self.unlogged.most_common(1)[0]
-            log.warning(
-                "%d more client mistakes in the last %.0f s, not logged one by one"
-                " (clients: %d; the most, %d, from %s)",
-                self.unlogged.total(),
-                time.monotonic() - self.started,
-                len(self.unlogged),
-                most,
-                worst,
-            )
-        self.started = time.monotonic()
-        self.logged.clear()
-        self.unlogged.clear()
 
 
 MISTAKES = Mistakes()
