@@ -343,8 +343,8 @@ def test_one_client_writes_a_bounded_log_in_one_format_while_others_are_still_lo
     writes at most ACCESS_PER_CLIENT access lines and MISTAKES_PER_CLIENT mistakes about it,
     the rest summed up at shutdown; another address is still logged; every line is one event."""
 
-    def get(source: str, path: str = "/healthz") -> int:
-        conn = http.client.HTTPConnection("127.0.0.1", server.port, 5, (source, 0))
+    def get(port: int, source: str, path: str = "/healthz") -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", port, 5, (source, 0))
         try:
             conn.request("GET", path)
             return conn.getresponse().status
@@ -354,14 +354,14 @@ def test_one_client_writes_a_bounded_log_in_one_format_while_others_are_still_lo
     with running_server(tmp_path, bot_workers=0) as server:
         created = server.create(players=4)
         url, token = socket_url(created["links"]["0"])
-        statuses = collections.Counter(get("127.0.0.9") for _ in range(250))
+        statuses = collections.Counter(get(server.port, "127.0.0.9") for _ in range(250))
         handshakes = 0
         for _ in range(30):
             with contextlib.suppress(Exception), connect(url, open_timeout=5) as socket_:
                 socket_.send(json.dumps({"type": "join", "token": token}))
                 socket_.recv(5)
                 handshakes += 1
-        assert get("127.0.0.2", "/api/games/nosuch") == 404
+        assert get(server.port, "127.0.0.2", "/api/games/nosuch") == 404
     assert statuses[429] > 100, statuses
     lines = server.log.read_text().splitlines()
     assert all(LINE.match(line) for line in lines), [x for x in lines if not LINE.match(x)][:3]
