@@ -4,7 +4,7 @@
 2. games per client address are bounded, and games nobody plays are removed;
 3. a game's bots wait a bounded time behind other games' bots, whatever those think;
 4. connections are bounded below the open-file limit, with a clear refusal and one log line;
-5. two servers on one SQLite file: the second is refused at start;
+5. two servers on one SQLite file, by any name: the second is refused at start;
 6. a bad request lists every problem; a flood of mistakes writes a bounded log, and a flood of
    requests a bounded access log, every line one event in one format.
 """
@@ -285,6 +285,11 @@ def test_a_second_server_on_one_sqlite_file_is_refused_at_start(tmp_path: Path) 
             raise AssertionError("a second server started on the same file")
         assert f"another server (process {first.process.pid}) is using {path}" in message
         assert "PostgreSQL" in message and "Traceback" not in message
+        assert "another name" not in message
+        link = tmp_path / "link.sqlite3"
+        link.symlink_to(path)  # the same file by another name: refused too (no split brain)
+        with pytest.raises(RuntimeError, match=f"process {first.process.pid}"):
+            start_server(link, bot_workers=0, log=tmp_path / "link.log")
         first.kill()  # however the first one ends, the file is free again
         again = start_server(path, bot_workers=0, log=tmp_path / "again.log")
         stop_server(again)

@@ -7,6 +7,7 @@ PostgreSQL is not installed; CI sets ``PEGS_REQUIRE_POSTGRES=1``, which makes th
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -22,6 +23,7 @@ from pegs_rules.records import GameRecord
 from pegs_rules.serialize import to_data
 from pegs_rules.server.database import open_store
 from pegs_rules.server.games import token_hash
+from pegs_rules.server.sqlite import SqliteStore
 from pegs_rules.server.store import (
     GameRemoved,
     Notice,
@@ -377,3 +379,26 @@ def test_a_file_of_the_previous_version_is_brought_up_to_date(tmp_path: Path) ->
 def test_opening_a_database_that_is_not_there_says_so(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="cannot open"):
         open_store(str(tmp_path / "no" / "such" / "folder" / "games.sqlite3"))
+
+
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_an_sqlite_file_serves_one_server_by_any_name(tmp_path: Path, link: str) -> None:
+    """The lock is on the file, not its name: a link to a file a server holds is refused too
+    (two servers on one file, each with its own -wal by name, would each lose the other's moves)."""
+    path = tmp_path / "games.sqlite3"
+    other = tmp_path / "elsewhere" / "other-name.sqlite3"
+    other.parent.mkdir()
+    first = SqliteStore(str(path), serving=True)
+    try:
+        (other.symlink_to if link == "symbolic" else other.hardlink_to)(path)
+        with pytest.raises(StoreError) as refused:
+            SqliteStore(str(other), serving=True)
+        message = str(refused.value)
+        assert f"another server (process {os.getpid()}) is using {other}" in message, message
+        assert "the same file, under another name" in message
+        with pytest.raises(StoreError, match="another server"):
+            SqliteStore(str(path), serving=True)
+    finally:
+        first.close()
+    second = SqliteStore(str(other), serving=True)  # free again
+    second.close()

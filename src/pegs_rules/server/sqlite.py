@@ -16,8 +16,9 @@
 
 Only one server process may use a file: its notices (:meth:`SqliteStore.listen`)
 reach that process alone, so a server's store (``serving=True``) holds a lock
-on the file (``FILE.lock``, released by the system when the process ends,
-however it ends) and a second server on the same file is refused at start.
+on the file itself (released by the system when the process ends, however it
+ends; :func:`hold`) and a second server on the same file, by any name (a
+symbolic or hard link), is refused at start.
 Several processes need :class:`~pegs_rules.server.postgres.PostgresStore`. Who
 is connected where (the servers' beats, the seats taken) is kept in memory, not
 in the file: it would not outlive the process anyway, and a join costs no disk
@@ -131,7 +132,7 @@ class SqliteStore:
             raise StoreError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
-        self._held: int | None = None
+        self._held: list[int] = []
         if serving and path != ":memory:":
             self._held = hold(path)
         try:
@@ -149,8 +150,10 @@ class SqliteStore:
                 self._db.execute(statement)
             self._db.execute(f"pragma user_version={VERSION}")
         except sqlite3.Error as error:
-            if self._held is not None:
-                os.close(self._held)
+            with contextlib.suppress(AttributeError):
+                self._db.close()
+            for descriptor in self._held:
+                os.close(descriptor)
             raise StoreError(f"cannot open the database {path!r}: {error}") from None
 
     def create(
@@ -296,9 +299,9 @@ class SqliteStore:
         with self._lock:
             self._listeners.clear()
             self._db.close()
-            if self._held is not None:
-                os.close(self._held)  # the lock goes with it
-                self._held = None
+            for descriptor in self._held:  # after the database: the locks go with them
+                os.close(descriptor)
+            self._held = []
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -379,30 +382,76 @@ class SqliteStore:
         db.execute("commit")
 
 
-def hold(path: str) -> int | None:
-    """Lock ``PATH.lock`` for this process (a descriptor to keep open); StoreError if taken.
+def hold(path: str) -> list[int]:
+    """Lock the database file for this process: descriptors to keep open (until the database
+    is closed: closing one would drop SQLite's own locks); :class:`StoreError` if taken.
 
-    Where the system has no ``flock`` (Windows) nothing is locked (``None``).
+    The lock is on the file itself (``flock``), so it follows the file, not its
+    name: a symbolic or hard link to a file a server holds is refused too. The
+    file ``PATH.lock`` is locked as well and holds the process id (servers before
+    0.4 locked only that). Where the system has no ``flock`` (Windows) nothing is
+    locked (no descriptors).
     """
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not a POSIX system
-        return None
-    lock = f"{path}.lock"
+        return []
+    held: list[int] = []
     try:
-        held = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as error:
-        raise StoreError(f"cannot open the database {path!r}: {error}") from None
-    try:
-        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        other = os.read(held, 20).decode("ascii", "replace").strip() or "unknown"
-        os.close(held)
-        raise StoreError(
-            f"another server (process {other}) is using {path}: an SQLite file serves one server"
-            " process; to run several, give them one PostgreSQL database"
-            " (--db postgresql://USER@HOST:PORT/DB)"
-        ) from None
-    os.ftruncate(held, 0)
-    os.write(held, f"{os.getpid()}\n".encode())
+        for name in (path, f"{path}.lock"):
+            try:
+                descriptor = os.open(name, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as error:
+                raise StoreError(f"cannot open the database {path!r}: {error}") from None
+            held.append(descriptor)
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                named = " (the same file, under another name)" if renamed(held, path) else ""
+                raise StoreError(
+                    f"another server (process {holder(held, path)}) is using {path}{named}:"
+                    " an SQLite file serves one server process; to run several, give them one"
+                    " PostgreSQL database (--db postgresql://USER@HOST:PORT/DB)"
+                ) from None
+    except StoreError:
+        for descriptor in held:
+            os.close(descriptor)
+        raise
+    os.ftruncate(held[1], 0)
+    os.write(held[1], f"{os.getpid()}\n".encode())
     return held
+
+
+def renamed(held: list[int], path: str) -> bool:
+    """Whether the server holding the file of ``held`` holds it under another name than ``path``
+    (it does not hold ``PATH.lock``)."""
+    if len(held) != 1:
+        return False
+    import fcntl
+
+    try:
+        lock = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(lock)
+
+
+def holder(held: list[int], path: str) -> str:
+    """Which process holds the lock on the file of ``held[-1]``: from ``/proc/locks`` (Linux,
+    by the file's device and inode), else from the lock file, else ``unknown``."""
+    info = os.fstat(held[-1])
+    inode = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    with contextlib.suppress(OSError), open("/proc/locks", encoding="ascii") as locks:
+        for line in locks:
+            fields = line.split()  # 1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF
+            if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == inode:
+                return fields[4]
+    with contextlib.suppress(OSError), open(f"{os.path.realpath(path)}.lock", "rb") as lock:
+        return lock.read(20).decode("ascii", "replace").strip() or "unknown"
+    return "unknown"
