@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from served import Server, check_message, running_server
+from served import Server, check_message, running_server, start_server, stop_server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from pegs_rules.server.client import socket_url
+from pegs_rules.server.database import ENVIRONMENT, database_url, safe_url
 from pegs_rules.server.protocol import BURST, MAX_FRAME, MAX_REFUSED
+from pegs_rules.server.store import StoreError
 
 
 @pytest.fixture(scope="module")
@@ -207,3 +212,46 @@ def test_after_all_that_the_server_and_other_games_are_healthy(
     moved = receive(socket)
     assert moved["type"] == "state" and moved["ply"] == state["ply"] + 1
     assert server.process.poll() is None
+
+
+# --- the database's password stays off the command line and out of the log --------------------
+
+
+def test_the_database_url_comes_from_an_option_a_file_or_the_environment(tmp_path: Path) -> None:
+    secret = tmp_path / "database-url"
+    secret.write_text("postgresql://pegs:s3cret@db.example.org/pegs?sslmode=verify-full\n")
+    environ = {ENVIRONMENT: "from-the-environment.sqlite3"}
+    assert database_url("given.sqlite3", None, environ) == "given.sqlite3"
+    assert database_url(None, str(secret), environ).endswith("sslmode=verify-full")
+    assert database_url(None, None, environ) == "from-the-environment.sqlite3"
+    assert database_url(None, None, {}) == "pegs-games.sqlite3"
+    with pytest.raises(StoreError, match="not both"):
+        database_url("given.sqlite3", str(secret))
+    with pytest.raises(StoreError, match="cannot read"):
+        database_url(None, str(tmp_path / "missing"))
+    (tmp_path / "empty").write_text("\n")
+    with pytest.raises(StoreError, match="no database URL"):
+        database_url(None, str(tmp_path / "empty"))
+    assert safe_url(database_url(None, str(secret))) == "postgresql://pegs@db.example.org/pegs"
+
+
+def test_a_server_reads_its_database_from_a_file(tmp_path: Path) -> None:
+    db = tmp_path / "club.sqlite3"
+    (tmp_path / "database-url").write_text(f"{db}\n")
+    options = ["--db-file", str(tmp_path / "database-url")]
+    server = start_server(db, bot_workers=0, options=options, pass_db=False)
+    try:
+        server.create(players=4)
+    finally:
+        stop_server(server)
+    assert db.exists() and f"games in {db};" in server.log.read_text()
+
+
+def test_a_password_on_the_command_line_is_warned_of_and_never_logged(tmp_path: Path) -> None:
+    """Nothing listens on port 1: the server says it cannot reach the database, and exits."""
+    url = "postgresql://pegs:s3cret@127.0.0.1:1/pegs"
+    command = [sys.executable, "-m", "pegs_rules", "serve", "--db", url, "--port", "0"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "holds a password" in done.stderr and "--db-file" in done.stderr
+    assert "s3cret" not in done.stdout + done.stderr

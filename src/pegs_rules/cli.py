@@ -634,9 +634,17 @@ def serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    skip = ("command", "run", "parser")
+    from pegs_rules.server.database import database_url
+    from pegs_rules.server.store import StoreError
+
+    skip = ("command", "run", "parser", "db", "db_file")
     options = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
-    return serve(ServerConfig(**options))
+    try:
+        db = database_url(args.db, args.db_file)
+    except StoreError as error:
+        print(f"pegs serve: {error}", file=sys.stderr)
+        return 2
+    return serve(ServerConfig(db=db, db_on_command_line=args.db is not None, **options))
 
 
 # --------------------------------------------------------------------------
@@ -990,6 +998,7 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         pegs serve
         pegs serve --host 0.0.0.0 --port 8080 --public-url https://pegs.example.org
         pegs serve --db postgresql://pegs@db.example.org:5432/pegs   # one of several servers
+        pegs serve --db-file /etc/pegs/database-url   # a URL with a password, kept out of ps
         pegs serve --metrics 9464 --forwarded-allow-ips 10.0.0.5   # behind a proxy at 10.0.0.5
         """,
         serve,
@@ -998,8 +1007,16 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sub.add_argument("--port", type=at_least(0), default=8000, help="port to listen on")
     sub.add_argument(
         "--db",
-        default="pegs-games.sqlite3",
-        help="an SQLite file, or postgresql://USER@HOST:PORT/DB shared by several servers",
+        metavar="URL",
+        help="an SQLite file, or postgresql://USER@HOST:PORT/DB shared by several servers "
+        "(default: $PEGS_DATABASE_URL, else pegs-games.sqlite3); a password here is seen by "
+        "anyone on the machine: use --db-file, $PEGS_DATABASE_URL or PGPASSFILE",
+    )
+    sub.add_argument(
+        "--db-file",
+        metavar="PATH",
+        help="read the database URL from the first line of this file (keep it readable by "
+        "the server's user only)",
     )
     sub.add_argument(
         "--public-url",

@@ -68,7 +68,7 @@ from pegs_rules.server.connections import (
     connection_limit,
     protocols,
 )
-from pegs_rules.server.database import is_postgres, open_store
+from pegs_rules.server.database import has_password, open_store, safe_url
 from pegs_rules.server.games import DAMAGED, UNREACHABLE, check_seat_kind
 from pegs_rules.server.limits import MISTAKES, ClientLimits, client_key
 from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
@@ -141,6 +141,8 @@ class ServerConfig:
         metrics: ``PORT`` or ``HOST:PORT`` to serve Prometheus metrics on (off if ``None``).
         forwarded_allow_ips: the proxies whose ``X-Forwarded-For`` and
             ``X-Forwarded-Proto`` are believed (comma-separated; ``*`` for any).
+        db_on_command_line: whether ``db`` was written on the command line (a
+            password in it is then logged as a warning: anyone may read it).
         access_log: the share of requests and WebSocket handshakes logged, one
             line each: 1 (all), 0 (off) or a fraction; at most
             :data:`~pegs_rules.server.logs.ACCESS_PER_CLIENT` lines a minute
@@ -165,6 +167,7 @@ class ServerConfig:
     metrics: str | None = None
     forwarded_allow_ips: str = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
     access_log: float = 1.0
+    db_on_command_line: bool = False
 
     @property
     def expiry(self) -> Expiry:
@@ -455,7 +458,13 @@ def serve(config: ServerConfig) -> int:
     import uvicorn
 
     logs.configure(config.access_log)
-    where = "PostgreSQL" if is_postgres(config.db) else config.db
+    where = safe_url(config.db)
+    if config.db_on_command_line and has_password(config.db):
+        log.warning(
+            "pegs serve: the database URL on the command line holds a password, which anyone on"
+            " this machine may read (ps): give it with --db-file or $PEGS_DATABASE_URL instead,"
+            " or leave it to a password file (PGPASSFILE)"
+        )
     try:
         store = open_store(config.db, config.sync, serving=True)
     except StoreError as error:
