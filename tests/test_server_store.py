@@ -402,3 +402,46 @@ def test_an_sqlite_file_serves_one_server_by_any_name(tmp_path: Path, link: str)
         first.close()
     second = SqliteStore(str(other), serving=True)  # free again
     second.close()
+
+
+def test_the_operator_lists_removes_and_blocks_and_every_action_is_kept(backend: Backend) -> None:
+    """What ``pegs admin`` does, on both stores: a removal is announced to the servers, and
+    every change is an action in order, which the servers read (:mod:`~pegs_rules.server.operating`)."""
+    server, operator = backend.open(), backend.open()
+    heard: list[Notice | None] = []
+    server.listen(heard.append)
+    server.create(stored("a"), "s1", 5.0, creator="203.0.113.7")
+    server.create(stored("b", seats=("human", "greedy", "human", "greedy")), "s1", 5.0)
+    server.add_moves(played(stored("a"), 2))
+    server.take_seat("a", 0, "s1")
+    server.lease("s1", 5.0, claim=10)
+    games = {game.id: game for game in operator.games()}
+    assert games["a"].ply == 2 and games["a"].creator == "203.0.113.7" and games["a"].joined
+    assert games["b"].seats == ("human", "greedy", "human", "greedy") and not games["b"].joined
+    if backend.url.startswith("postgresql"):  # who is joined now: the servers' shared rows
+        assert games["a"].connected == (0,)
+    else:  # held in the server process: not to be known from another
+        assert games["a"].connected is None
+    assert [game.id for game in operator.games(limit=1)] == ["a"]  # the most recently active
+
+    assert operator.remove("a", "spam") and not operator.remove("a")
+    assert server.load("a") is None and server.moves("a") == ()
+    assert operator.block("203.0.113.7", "flood") == "203.0.113.7/32"
+    operator.block("2001:db8::1/48")
+    with pytest.raises(StoreError, match="not an address"):
+        operator.block("example.org")
+    assert [b.network for b in server.blocks()] == ["203.0.113.7/32", "2001:db8::/48"]
+    assert operator.unblock("203.0.113.7") and not operator.unblock("203.0.113.7")
+    actions = server.actions()
+    assert [(a.action, a.target, a.note) for a in actions] == [
+        ("remove", "a", "spam"),
+        ("block", "203.0.113.7/32", "flood"),
+        ("block", "2001:db8::/48", ""),
+        ("unblock", "203.0.113.7/32", ""),
+    ]
+    assert server.actions(since=actions[1].seq) == actions[2:]
+    if backend.url.startswith("postgresql"):
+        deadline = time.monotonic() + 5
+        while GameRemoved("a", by_operator=True) not in heard and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert GameRemoved("a", by_operator=True) in heard

@@ -1079,6 +1079,60 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
 
 
+def admin(args: argparse.Namespace) -> int:
+    """``pegs admin``: the operator's tools against the servers' database (:mod:`pegs_rules.server.admin`)."""
+    from pegs_rules.server.admin import run
+
+    return run(args)
+
+
+def add_admin(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "admin",
+        "the operator's tools: list games, remove one, block addresses, on a live database",
+        """
+        pegs admin --db /var/lib/pegs/games.sqlite3 games --unfinished
+        pegs admin remove Zq0p1W8sG7Yx --note "abusive names"
+        pegs admin block 203.0.113.0/24 --note "join flood at 03:00"
+        pegs admin --db-file /etc/pegs/database-url log
+        """,
+        admin,
+    )
+    sub.add_argument(
+        "--db",
+        metavar="URL",
+        help="the servers' database: the SQLite file (by the name the server was given) or "
+        "postgresql://USER@HOST:PORT/DB (default: $PEGS_DATABASE_URL, else pegs-games.sqlite3)",
+    )
+    sub.add_argument(
+        "--db-file", metavar="PATH", help="read the database URL from this file's first line"
+    )
+    commands = sub.add_subparsers(dest="admin_command", required=True, metavar="COMMAND")
+
+    def command(name: str, what: str) -> argparse.ArgumentParser:
+        parser = commands.add_parser(name, help=what, description=what + ".")
+        parser.formatter_class = HelpFormatter
+        return parser
+
+    games = command("games", "list the games, the most recently active first")
+    games.add_argument("--limit", type=at_least(1), default=100, help="at most this many")
+    games.add_argument("--unfinished", action="store_true", help="only the games not yet over")
+    games.add_argument("--json", action="store_true", help="as JSON")
+    remove = command("remove", "remove a game: its players are told, and it is gone")
+    remove.add_argument("game", metavar="GAME", help="the game's id")
+    remove.add_argument("--note", help="why (kept with the action, as who and where)")
+    block = command("block", "refuse an address or network on every server (403)")
+    block.add_argument("network", metavar="ADDRESS|NETWORK", help="203.0.113.7, 2001:db8::/48, ...")
+    block.add_argument("--note", help="why (kept with the action, as who and where)")
+    unblock = command("unblock", "refuse an address or network no more")
+    unblock.add_argument("network", metavar="ADDRESS|NETWORK", help="as it was blocked")
+    unblock.add_argument("--note", help="why (kept with the action, as who and where)")
+    command("blocks", "list the blocked addresses and networks")
+    actions = command("log", "what the operator did (removed, blocked, unblocked), oldest first")
+    actions.add_argument("--limit", type=at_least(1), default=50, help="the last this many")
+
+
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     add_demo,
     add_play,
@@ -1087,6 +1141,7 @@ SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]
     add_explain,
     add_web,
     add_serve,
+    add_admin,
 )
 """Each subcommand's ``add_NAME``, in the order ``pegs --help`` lists them."""
 

@@ -15,7 +15,10 @@ The server stores, routes and checks tokens; the rules stay in the library.
 * :mod:`~pegs_rules.server.limits` and :mod:`~pegs_rules.server.connections`: rate limits, the
   log of clients' mistakes, read timeouts, request-head limits, the bound on connections, and
   closing on peers that stop reading;
-* :mod:`~pegs_rules.server.metrics`: what the server tells its operator (Prometheus);
+* :mod:`~pegs_rules.server.metrics`: what the server tells its operator (Prometheus), and
+  :mod:`~pegs_rules.server.logs`: its log, one line an event, bounded per client;
+* :mod:`~pegs_rules.server.admin`: ``pegs admin``, the operator's tools, and
+  :mod:`~pegs_rules.server.operating`: how every server follows what they do;
 * :mod:`~pegs_rules.server.client`: a Python client that reconnects by itself.
 
 Importing :mod:`pegs_rules` never imports this package.

@@ -71,6 +71,7 @@ from pegs_rules.server.connections import (
 from pegs_rules.server.database import has_password, open_store, safe_url
 from pegs_rules.server.games import DAMAGED, UNREACHABLE, check_seat_kind
 from pegs_rules.server.limits import MISTAKES, ClientLimits, client_key
+from pegs_rules.server.operating import Operator
 from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
 from pegs_rules.server.registry import (
     FINISHED_SECONDS,
@@ -223,10 +224,13 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
             expiry=config.expiry,
         )
         await registry.start()
+        operator = Operator(registry)
+        await operator.start()
         app.state.registry = registry
         try:
             yield
         finally:
+            await operator.close()
             await registry.close()
             logs.sum_up()  # what the last minute did not log one by one
             for pool in pools:

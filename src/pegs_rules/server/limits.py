@@ -167,13 +167,60 @@ class RateLimit:
         return max(0.0, (1 - self.tokens) / self.rate)
 
 
-class ClientLimits:
-    """ASGI middleware: :data:`HTTP_RATE` requests a second per client, bursts of :data:`HTTP_BURST`."""
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-    def __init__(self, app: ASGIApp, rate: float = HTTP_RATE, burst: int = HTTP_BURST) -> None:
+
+class Blocked:
+    """The addresses and networks the operator blocked (``pegs admin block``): their requests
+    and WebSocket handshakes are refused ``403`` (:class:`ClientLimits`).
+
+    >>> blocked = Blocked()
+    >>> blocked.set(["203.0.113.0/24", "2001:db8::/48"])
+    >>> "203.0.113.9" in blocked, "2001:db8::7" in blocked, "198.51.100.1" in blocked
+    (True, True, False)
+    >>> "2001:db8:0:1::/64" in blocked  # a client key: an IPv6 client's /64
+    True
+    """
+
+    def __init__(self) -> None:
+        self.networks: list[Network] = []
+
+    def set(self, networks: list[str]) -> None:
+        """Block exactly ``networks`` (addresses or networks) from now on."""
+        self.networks = [ipaddress.ip_network(n, strict=False) for n in networks]
+
+    def __contains__(self, address: str) -> bool:
+        """Whether ``address`` (an address, or a :func:`client_key` network) is blocked."""
+        if not self.networks:
+            return False
+        try:
+            network = ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            return False
+        if isinstance(network, ipaddress.IPv6Network) and network.network_address.ipv4_mapped:
+            network = ipaddress.ip_network(network.network_address.ipv4_mapped)
+        return any(network.version == b.version and network.overlaps(b) for b in self.networks)
+
+
+BLOCKED = Blocked()
+"""The server process's blocked addresses (kept up to date from the store)."""
+
+
+class ClientLimits:
+    """ASGI middleware: :data:`HTTP_RATE` requests a second per client, bursts of
+    :data:`HTTP_BURST`; a client the operator blocked (:data:`BLOCKED`) is refused ``403``."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        rate: float = HTTP_RATE,
+        burst: int = HTTP_BURST,
+        blocked: Blocked = BLOCKED,
+    ) -> None:
         self.app = app
         self.rate = rate
         self.burst = burst
+        self.blocked = blocked
         self.clients: collections.OrderedDict[str, RateLimit] = collections.OrderedDict()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -182,6 +229,11 @@ class ClientLimits:
             return
         client = scope.get("client")
         address = client_key(client[0]) if client else "unknown"
+        if client and client[0] in self.blocked:
+            metrics.REFUSED.labels("blocked").inc()
+            MISTAKES.warn(address, "client %s: blocked by the operator: refused (403)", address)
+            await refuse(scope, receive, send, 0, 403)
+            return
         bucket = self.clients.pop(address, None) or RateLimit(self.rate, self.burst)
         self.clients[address] = bucket  # the most recently seen last
         if len(self.clients) > MAX_CLIENTS:
@@ -198,16 +250,25 @@ class ClientLimits:
         await refuse(scope, receive, send, bucket.wait())
 
 
-async def refuse(scope: Scope, receive: Receive, send: Send, wait: float) -> None:
-    """Answer ``429`` (to a WebSocket handshake too, as its HTTP response)."""
-    body = json.dumps(
-        {"error": "rate_limited", "problems": ["too many requests: slow down"]}
-    ).encode()
+async def refuse(
+    scope: Scope, receive: Receive, send: Send, wait: float, status: int = 429
+) -> None:
+    """Answer ``429`` (or ``403``: blocked) to a request or a WebSocket handshake (as its HTTP
+    response)."""
+    if status == 403:
+        answer = {
+            "error": "blocked",
+            "problems": ["this address is blocked by the server's operator"],
+        }
+    else:
+        answer = {"error": "rate_limited", "problems": ["too many requests: slow down"]}
+    body = json.dumps(answer).encode()
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
-        (b"retry-after", str(max(1, round(wait))).encode()),
     ]
+    if status == 429:
+        headers.append((b"retry-after", str(max(1, round(wait))).encode()))
     if scope["type"] == "websocket":
         await receive()  # websocket.connect
         if "websocket.http.response" not in scope.get("extensions", {}):
@@ -216,5 +277,5 @@ async def refuse(scope: Scope, receive: Receive, send: Send, wait: float) -> Non
         start, body_type = "websocket.http.response.start", "websocket.http.response.body"
     else:
         start, body_type = "http.response.start", "http.response.body"
-    await send({"type": start, "status": 429, "headers": headers})
+    await send({"type": start, "status": status, "headers": headers})
     await send({"type": body_type, "body": body})

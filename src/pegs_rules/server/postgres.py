@@ -42,6 +42,9 @@ from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from pegs_rules.server.store import (
+    Action,
+    Block,
+    GameInfo,
     GameRemoved,
     Listener,
     Notice,
@@ -54,6 +57,8 @@ from pegs_rules.server.store import (
     checked_moves,
     game_columns,
     game_from_row,
+    game_info,
+    network_of,
     notice_payload,
     read_notice,
 )
@@ -121,12 +126,24 @@ _SCHEMA = (
     primary key (game, seat)
 )""",
     "create sequence if not exists joins",
+    """create table if not exists blocks (
+    network text primary key,
+    note text not null,
+    at timestamptz not null default clock_timestamp()
+)""",
+    """create table if not exists operator (
+    seq bigserial primary key,
+    at timestamptz not null default clock_timestamp(),
+    action text not null,
+    target text not null,
+    note text not null
+)""",
 )
 _SCHEMA_LOCK = 0x7065_6773
 """The advisory lock held while the tables are created (servers may start together)."""
-_LATEST = "games_by_activity"
-"""What the latest layout added: where it is, the tables are up to date and are left alone (their
-statements would lock tables that running servers write to)."""
+_LATEST = ("games_by_activity", "operator")
+"""What each layout added: where they all are, the tables are up to date and are left alone
+(their statements would lock tables that running servers write to)."""
 _GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
 _LATER = "now() + %s * interval '1 second'"
 _ADD_MOVES = f"""
@@ -183,7 +200,10 @@ class PostgresStore:
                 name="pegs",
             )
             with self._transaction("cannot create the tables") as db:
-                current = db.execute("select to_regclass(%s) is not null", (_LATEST,)).fetchone()
+                current = db.execute(
+                    "select bool_and(to_regclass(name) is not null) from unnest(%s::text[]) as name",
+                    (list(_LATEST),),
+                ).fetchone()
                 if not (current and current[0]):
                     db.execute("select pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
                     for statement in _SCHEMA:
@@ -326,6 +346,62 @@ class PostgresStore:
         )
         return [int(row[0]) for row in self._read(sql, (game_id,))]
 
+    def games(self, limit: int = 100, finished: bool = True) -> list[GameInfo]:
+        where = "" if finished else "where g.winner is null"
+        sql = f"""
+            select g.id, g.seats, g.ply, g.winner, g.joined, g.active, g.creator,
+                array(select d.seat from seated d join servers s on s.id = d.server
+                      where d.game = g.id and s.expires > now() order by d.seat)
+            from games g {where} order by g.active desc limit %s"""
+        return [
+            game_info(row[:2], row[2:7], tuple(int(seat) for seat in row[7]))
+            for row in self._read(sql, (limit,))
+        ]
+
+    def remove(self, game_id: str, note: str = "") -> bool:
+        with self._transaction(f"cannot remove game {game_id}") as db:
+            for table in ("moves", "leases", "seated"):
+                db.execute(f"delete from {table} where game = %s", (game_id,))
+            found = db.execute("delete from games where id = %s", (game_id,)).rowcount > 0
+            if found:
+                self._act(db, "remove", game_id, note)
+                notice = notice_payload(GameRemoved(game_id, by_operator=True))
+                db.execute("select pg_notify(%s, %s)", (CHANNEL, notice))
+        return found
+
+    def block(self, network: str, note: str = "") -> str:
+        network = network_of(network)
+        with self._transaction(f"cannot block {network}") as db:
+            db.execute(
+                "insert into blocks (network, note) values (%s, %s) on conflict (network)"
+                " do update set note = excluded.note, at = excluded.at",
+                (network, note),
+            )
+            self._act(db, "block", network, note)
+        return network
+
+    def unblock(self, network: str, note: str = "") -> bool:
+        network = network_of(network)
+        with self._transaction(f"cannot unblock {network}") as db:
+            found = db.execute("delete from blocks where network = %s", (network,)).rowcount > 0
+            if found:
+                self._act(db, "unblock", network, note)
+        return found
+
+    def blocks(self) -> list[Block]:
+        rows = self._read("select network, note, at from blocks order by at", ())
+        return [Block(str(n), str(w), a.timestamp()) for n, w, a in rows]
+
+    def actions(self, since: int = 0, limit: int = 1000) -> list[Action]:
+        sql = (
+            "select seq, at, action, target, note from operator where seq > %s"
+            " order by seq limit %s"
+        )
+        return [
+            Action(int(q), a.timestamp(), str(k), str(t), str(n))
+            for q, a, k, t, n in self._read(sql, (since, limit))
+        ]
+
     def listen(self, listener: Listener) -> None:
         """Listen on a connection of its own, in a thread (reconnecting if it drops); return once listening."""
         listening = threading.Event()
@@ -356,6 +432,15 @@ class PostgresStore:
             raise StoreError(f"{what}: {error}") from None
         except (psycopg.Error, PoolTimeout) as error:
             raise StoreError(f"{what}: {error}") from None
+
+    def _act(self, db: Any, action: str, target: str, note: str) -> None:
+        """Log an operator's action, in ``db``'s transaction; the table is locked first, so
+        that the actions commit in the order of their numbers (servers read them by number)."""
+        db.execute("lock table operator in exclusive mode")
+        db.execute(
+            "insert into operator (action, target, note) values (%s, %s, %s)",
+            (action, target, note),
+        )
 
     def _keep(self, db: Any, game_id: str, snapshot: Snapshot) -> None:
         db.execute(

@@ -57,6 +57,7 @@ from pegs_rules.server.games import (
     DAMAGED,
     HUMAN,
     REMOVED,
+    REMOVED_BY_OPERATOR,
     UNREACHABLE,
     Connection,
     Last,
@@ -529,6 +530,11 @@ class Registry:
         self.damaged.add(game_id)
         self._drop(game_id, DAMAGED)
 
+    def removed(self, game_id: str, why: str) -> None:
+        """``game_id`` is gone from the store: forget it, closing its connections with ``why``."""
+        self.leased.discard(game_id)
+        self._drop(game_id, why)
+
     def _drop(self, game_id: str, why: str) -> None:
         """Forget a game at once, closing its connections with ``why``."""
         game = self.games.pop(game_id, None)
@@ -626,8 +632,7 @@ class Registry:
         if game is None:
             return
         if isinstance(notice, GameRemoved):
-            self.leased.discard(game.id)
-            self._drop(game.id, REMOVED)
+            self.removed(game.id, REMOVED_BY_OPERATOR if notice.by_operator else REMOVED)
         elif isinstance(notice, SeatTaken):
             self._replace(game, notice.seat, notice.joined)
         elif notice.ply >= game.state.ply:  # not one this server made itself

@@ -38,6 +38,9 @@ from dataclasses import replace
 from pegs_rules.errors import PegsError
 from pegs_rules.records import replay
 from pegs_rules.server.store import (
+    Action,
+    Block,
+    GameInfo,
     GameRemoved,
     Listener,
     Notice,
@@ -50,6 +53,8 @@ from pegs_rules.server.store import (
     checked_moves,
     game_columns,
     game_from_row,
+    game_info,
+    network_of,
 )
 
 SYNC_MODES = ("full", "normal")
@@ -92,6 +97,18 @@ _SCHEMA = (
     game text primary key,
     server text not null,
     expires real not null
+)""",
+    """create table if not exists blocks (
+    network text primary key,
+    note text not null,
+    at real not null
+)""",
+    """create table if not exists operator (
+    seq integer primary key autoincrement,
+    at real not null,
+    action text not null,
+    target text not null,
+    note text not null
 )""",
     """create table live.seated (
     game text not null,
@@ -292,6 +309,57 @@ class SqliteStore:
         )
         return [int(str(row[0])) for row in self._read(sql, (game_id, time.time()))]
 
+    def games(self, limit: int = 100, finished: bool = True) -> list[GameInfo]:
+        where = "" if finished else "where winner is null"
+        sql = (
+            f"select id, seats, ply, winner, joined, active, creator from games {where}"
+            " order by active desc limit ?"
+        )
+        return [game_info(row[:2], row[2:], None) for row in self._read(sql, (limit,))]
+
+    def remove(self, game_id: str, note: str = "") -> bool:
+        with self._transaction(f"cannot remove game {game_id}"):
+            for table in ("moves", "leases", "live.seated"):
+                self._db.execute(f"delete from {table} where game = ?", (game_id,))
+            found = self._db.execute("delete from games where id = ?", (game_id,)).rowcount > 0
+            if found:
+                self._act("remove", game_id, note)
+        if found:
+            self._tell([GameRemoved(game_id, by_operator=True)])
+        return found
+
+    def block(self, network: str, note: str = "") -> str:
+        network = network_of(network)
+        with self._transaction(f"cannot block {network}"):
+            self._db.execute(
+                "insert or replace into blocks (network, note, at) values (?, ?, ?)",
+                (network, note, time.time()),
+            )
+            self._act("block", network, note)
+        return network
+
+    def unblock(self, network: str, note: str = "") -> bool:
+        network = network_of(network)
+        with self._transaction(f"cannot unblock {network}"):
+            sql = "delete from blocks where network = ?"
+            found = self._db.execute(sql, (network,)).rowcount > 0
+            if found:
+                self._act("unblock", network, note)
+        return found
+
+    def blocks(self) -> list[Block]:
+        rows = self._read("select network, note, at from blocks order by at", ())
+        return [Block(str(n), str(w), float(str(a))) for n, w, a in rows]
+
+    def actions(self, since: int = 0, limit: int = 1000) -> list[Action]:
+        sql = (
+            "select seq, at, action, target, note from operator where seq > ? order by seq limit ?"
+        )
+        return [
+            Action(int(str(q)), float(str(a)), str(k), str(t), str(n))
+            for q, a, k, t, n in self._read(sql, (since, limit))
+        ]
+
     def listen(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
@@ -324,6 +392,13 @@ class SqliteStore:
                 raise StoreError(f"{what}: {error}") from None
             except sqlite3.Error as error:
                 raise StoreError(f"{what}: {error}") from None
+
+    def _act(self, action: str, target: str, note: str) -> None:
+        """Log an operator's action (inside a transaction)."""
+        self._db.execute(
+            "insert into operator (at, action, target, note) values (?, ?, ?, ?)",
+            (time.time(), action, target, note),
+        )
 
     def _keep(self, game_id: str, snapshot: Snapshot) -> None:
         self._db.execute(

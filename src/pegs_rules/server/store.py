@@ -34,6 +34,7 @@ not damaged, and the same call may work a moment later.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -132,9 +133,74 @@ class SeatTaken:
 
 @dataclass(frozen=True, slots=True)
 class GameRemoved:
-    """``game`` was removed from the store (:meth:`Store.expire`)."""
+    """``game`` was removed from the store (:meth:`Store.expire`, or :meth:`Store.remove` by the
+    operator: ``by_operator``)."""
 
     game: str
+    by_operator: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """One game as its operator sees it (``pegs admin games``).
+
+    Attributes:
+        id: the game's id.
+        seats: per seat, ``"human"`` or a bot.
+        ply: the moves made.
+        winner: the winning team, once over.
+        joined: whether a person has joined it (or it has no seat for one).
+        active: when it last moved (or was made), in seconds since the epoch.
+        creator: the address that asked for it (kept while it is unfinished).
+        connected: the seats joined at this moment on a live server; ``None`` where
+            the store cannot tell another process (SQLite keeps that in the server).
+    """
+
+    id: str
+    seats: tuple[str, ...]
+    ply: int
+    winner: int | None
+    joined: bool
+    active: float
+    creator: str | None
+    connected: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """An address or network (``network``, as :mod:`ipaddress` writes it) the servers refuse."""
+
+    network: str
+    note: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Something the operator did (``pegs admin``), number ``seq`` in the store's log of them.
+
+    ``action`` is ``"remove"`` (``target`` a game), ``"block"`` or ``"unblock"``
+    (``target`` a network); ``note`` is what the operator wrote, and who and where.
+    """
+
+    seq: int
+    at: float
+    action: str
+    target: str
+    note: str
+
+
+def network_of(text: str) -> str:
+    """``text`` (an address or a network) as a network :mod:`ipaddress` writes; StoreError if
+    it is neither.
+
+    >>> network_of("203.0.113.7"), network_of("2001:db8::1/64"), network_of(" 10.1.2.3/8 ")
+    ('203.0.113.7/32', '2001:db8::/64', '10.0.0.0/8')
+    """
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise StoreError(f"not an address or a network: {text[:60]!r}") from None
 
 
 Notice = StoredMove | SeatTaken | GameRemoved
@@ -228,6 +294,34 @@ class Store(Protocol):
         """The seats of the game joined on a server that is alive, in order."""
         ...
 
+    def games(self, limit: int = 100, finished: bool = True) -> list[GameInfo]:
+        """Up to ``limit`` games, the most recently active first (``finished`` ones too, if so)."""
+        ...
+
+    def remove(self, game_id: str, note: str = "") -> bool:
+        """Remove the game, its moves, leases and seats, and announce it; whether it was there.
+
+        Logged as an :class:`Action` (``remove``) when it was.
+        """
+        ...
+
+    def block(self, network: str, note: str = "") -> str:
+        """Refuse ``network`` (an address or a network) on every server; returns it as written
+        by :func:`network_of`. Logged as an :class:`Action` (``block``)."""
+        ...
+
+    def unblock(self, network: str, note: str = "") -> bool:
+        """Refuse ``network`` no more; whether it was blocked. Logged (``unblock``) if it was."""
+        ...
+
+    def blocks(self) -> list[Block]:
+        """The addresses and networks refused, in the order they were blocked."""
+        ...
+
+    def actions(self, since: int = 0, limit: int = 1000) -> list[Action]:
+        """The operator's actions after number ``since``, oldest first, at most ``limit``."""
+        ...
+
     def listen(self, listener: Listener) -> None:
         """Call ``listener`` with every notice from now on, from any thread, until :meth:`close`."""
         ...
@@ -288,6 +382,31 @@ def game_columns(
     )
 
 
+def game_info(
+    columns: Sequence[object], progress: Sequence[object], connected: tuple[int, ...] | None
+) -> GameInfo:
+    """A game's :class:`GameInfo` from its columns (id, seats) and (ply, winner, joined, active,
+    creator), ``active`` a time or seconds since the epoch."""
+    game_id, seats = columns
+    ply, winner, joined, active, creator = progress
+    try:
+        kinds = json.loads(str(seats))
+        seat_kinds = tuple(str(kind) for kind in kinds) if isinstance(kinds, list) else ()
+    except ValueError:
+        seat_kinds = ()
+    when = active.timestamp() if hasattr(active, "timestamp") else float(str(active))
+    return GameInfo(
+        str(game_id),
+        seat_kinds,
+        int(str(ply)),
+        None if winner is None else int(str(winner)),
+        bool(joined),
+        when,
+        None if creator is None else str(creator),
+        connected,
+    )
+
+
 def checked_moves(game_id: str, since: int, rows: Sequence[Sequence[object]]) -> tuple[str, ...]:
     """The move texts of rows (ply, move) read from ply ``since`` on; :class:`Damaged` on a gap."""
     if [row[0] for row in rows] != list(range(since, since + len(rows))):
@@ -300,7 +419,7 @@ def notice_payload(notice: Notice) -> str:
     if isinstance(notice, SeatTaken):
         return json.dumps(["seat", notice.game, notice.seat, notice.joined])
     if isinstance(notice, GameRemoved):
-        return json.dumps(["gone", notice.game])
+        return json.dumps(["gone", notice.game, *(["operator"] if notice.by_operator else [])])
     return json.dumps(["move", notice.game, notice.ply, notice.move, notice.turn, notice.winner])
 
 
@@ -312,8 +431,7 @@ def read_notice(payload: str) -> Notice | None:
             _, game, seat, joined = data
             return SeatTaken(str(game), int(seat), int(joined))
         if data[0] == "gone":
-            _, game = data
-            return GameRemoved(str(game))
+            return GameRemoved(str(data[1]), data[2:] == ["operator"])
         if data[0] == "move":
             _, game, ply, move, turn, winner = data
             return StoredMove(str(game), int(ply), str(move), int(turn), winner)
