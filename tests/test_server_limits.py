@@ -32,7 +32,7 @@ from websockets.sync.client import connect
 from pegs_rules.server.client import SeatClient, socket_url
 from pegs_rules.server.connections import MAX_CLIENT_CONNECTIONS, MAX_HEAD, MAX_REQUEST_LINE
 from pegs_rules.server.games import MAX_BOT_SECONDS, REMOVED
-from pegs_rules.server.limits import MISTAKES_PER_CLIENT, Mistakes
+from pegs_rules.server.limits import FAILURES_PER_CLIENT, MISTAKES_PER_CLIENT, Mistakes
 from pegs_rules.server.logs import ACCESS_PER_CLIENT, AccessLog, OneLine
 from pegs_rules.server.registry import MAX_GAMES_PER_CLIENT
 from pegs_rules.server.thinking import FAIR_ROUND
@@ -376,7 +376,7 @@ def test_one_client_writes_a_bounded_log_in_one_format_while_others_are_still_lo
     summed = [x for x in lines if "more access log lines" in x]
     assert len(summed) == 1 and "from 127.0.0.9)" in summed[0], summed
     about = [x for x in lines if "127.0.0.9" in x]
-    assert len(about) <= ACCESS_PER_CLIENT + MISTAKES_PER_CLIENT + 2, len(about)
+    assert len(about) <= ACCESS_PER_CLIENT + MISTAKES_PER_CLIENT + FAILURES_PER_CLIENT + 3
     assert not any("connection open" in x or "connection closed" in x for x in lines)
 
 

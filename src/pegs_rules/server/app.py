@@ -70,7 +70,7 @@ from pegs_rules.server.connections import (
 )
 from pegs_rules.server.database import has_password, open_store, safe_url
 from pegs_rules.server.games import DAMAGED, UNREACHABLE, check_seat_kind
-from pegs_rules.server.limits import MISTAKES, ClientLimits, client_key
+from pegs_rules.server.limits import FAILURES, MISTAKES, ClientLimits, client_key
 from pegs_rules.server.operating import Operator
 from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
 from pegs_rules.server.registry import (
@@ -277,7 +277,7 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         try:
             found = await registry_of(request).summary(game_id)
         except Damaged as error:
-            return damaged(game_id, error)
+            return damaged(request, game_id, error)
         except StoreError:
             return unreachable()
         if found is None:
@@ -291,7 +291,7 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         except ProtocolError as error:
             return refused(request, 409, error.code, [error.message])
         except Damaged as error:
-            return damaged(game_id, error)
+            return damaged(request, game_id, error)
         except StoreError:
             return unreachable()
         if record is None:
@@ -367,9 +367,11 @@ def refused(
     return JSONResponse({"error": code, "problems": problems}, status, headers)
 
 
-def damaged(game_id: str, error: Damaged) -> Response:
-    """The answer about a game that no longer loads: the same to everyone; the details go to the log."""
-    log.error("game %s: %s", game_id, error)
+def damaged(request: Request, game_id: str, error: Damaged) -> Response:
+    """The answer about a game that no longer loads: the same to everyone; the details go to
+    the log (so many times a minute for one client: :data:`~pegs_rules.server.limits.FAILURES`)."""
+    if FAILURES.allow(client_key(request.client.host) if request.client else "unknown"):
+        log.error("game %s: %s", game_id, error)
     return JSONResponse({"error": "unavailable", "problems": [DAMAGED]}, 500)
 
 

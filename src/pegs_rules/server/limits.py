@@ -139,6 +139,11 @@ class Mistakes(Budget):
 
 MISTAKES = Mistakes()
 """The server process's log of clients' mistakes."""
+FAILURES_PER_CLIENT = 3
+"""Requests of one client a minute whose failure (a damaged game, a bug) is logged in full ..."""
+FAILURES = Budget(FAILURES_PER_CLIENT, 30, "failed requests", logging.ERROR)
+"""... in :data:`FAILURES` (30 a minute in all); the rest summed up. A failure is the server's
+fault, not the client's, but the client may ask again and again."""
 
 
 class RateLimit:

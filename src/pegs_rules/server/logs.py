@@ -13,6 +13,10 @@ The access log (a line per request and per WebSocket handshake) may be
 drawn at random); of what is left, at most :data:`ACCESS_PER_CLIENT` lines a
 minute are about one client address (:func:`~pegs_rules.server.limits.client_key`),
 the rest summed up in one line at the end of the minute (:class:`AccessLog`).
+With the clients' mistakes (:data:`~pegs_rules.server.limits.MISTAKES`, 10 a
+minute) and the requests that failed on the server's side
+(:data:`~pegs_rules.server.limits.FAILURES`, 3), one client makes the server
+write at most 76 lines a minute about it, summing-up lines included.
 The web server's own lines about a connection ("connection open", "connection
 closed") say nothing the access line does not, and are left out; its warnings
 about a malformed request go through the clients' mistakes
@@ -32,7 +36,7 @@ import logging
 import re
 import time
 
-from pegs_rules.server.limits import MISTAKES, Budget, client_key
+from pegs_rules.server.limits import FAILURES, MISTAKES, Budget, client_key
 
 ACCESS_PER_CLIENT = 60
 """Access lines a minute about one client address; the rest are summed up in one line."""
@@ -118,6 +122,7 @@ def sum_up() -> None:
     """Write the summary lines of what this minute did not log one by one (at shutdown)."""
     ACCESS.budget.sum_up()
     MISTAKES.sum_up()
+    FAILURES.sum_up()
 
 
 def configure(access: float) -> AccessLog:

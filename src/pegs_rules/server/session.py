@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from pegs_rules.errors import IllegalMoveError
 from pegs_rules.server import metrics, protocol
 from pegs_rules.server.games import DAMAGED, REMOVED, REMOVED_BY_OPERATOR, LiveGame
-from pegs_rules.server.limits import MISTAKES, RateLimit, client_key
+from pegs_rules.server.limits import FAILURES, MISTAKES, RateLimit, client_key
 from pegs_rules.server.protocol import Join, MoveRequest, Ping, ProtocolError
 from pegs_rules.server.registry import Registry
 
@@ -182,7 +182,8 @@ class Session:
             except ProtocolError as error:
                 self.refuse(error)
             except Exception:  # a bug: this request fails, the server and its games go on
-                log.exception("game %s: request %r failed", self.game_id, message)
+                if FAILURES.allow(self.client):
+                    log.exception("game %s: request %r failed", self.game_id, message)
                 self.send(protocol.error("server_error"))
 
     async def _next(self) -> Join | MoveRequest | Ping | None:
