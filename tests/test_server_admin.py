@@ -1,7 +1,8 @@
 """``pegs admin`` against a running server's database: list, remove, block, unblock, and the log.
 
-The server is a real subprocess on an SQLite file; ``pegs admin`` runs in this
-process on the same file, as an operator's shell would beside the server.
+The servers are real subprocesses, on an SQLite file or (two of them) on one
+PostgreSQL database; ``pegs admin`` runs in this process on the same database,
+as an operator's shell would beside the servers.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from served import Server, running_server
+from pgcluster import Cluster
+from served import Server, running_server, start_server, stop_server
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -70,7 +72,7 @@ def soon(condition: Callable[[], bool], seconds: float = WITHIN) -> None:
         time.sleep(0.1)
 
 
-def admin(capsys: pytest.CaptureFixture[str], db: Path, *command: str) -> tuple[int, str]:
+def admin(capsys: pytest.CaptureFixture[str], db: Path | str, *command: str) -> tuple[int, str]:
     code = main(["admin", "--db", str(db), *command])
     captured = capsys.readouterr()
     return code, captured.out + captured.err
@@ -130,3 +132,27 @@ def test_pegs_admin_lists_removes_blocks_and_unblocks_on_a_live_server(
     assert f"operator: removed game {doomed['id']} (test removal; by " in log
     assert "operator: blocked 127.0.0.5/32 (flooding; by " in log
     assert "operator: unblocked 127.0.0.5/32" in log
+
+
+def test_pegs_admin_acts_on_every_server_of_a_postgresql_database(
+    postgres: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = postgres.new_database()
+    servers = [start_server(url, bot_workers=0, log=tmp_path / f"server-{n}.log") for n in range(2)]
+    try:
+        with ExitStack() as stack:
+            created = servers[0].create(players=4)
+            player = joined(stack, servers[1], created["links"]["2"])  # on the other server
+            code, out = admin(capsys, url, "games")
+            assert code == 0 and "playing  4 people, 0 bots, joined now: 2  ply 0" in out, out
+            assert admin(capsys, url, "block", "127.0.0.5")[0] == 0
+            soon(lambda: all(get(server, "127.0.0.5")[0] == 403 for server in servers))
+            started = time.monotonic()
+            assert admin(capsys, url, "remove", created["id"])[0] == 0
+            assert told(player) == REMOVED_BY_OPERATOR
+            assert time.monotonic() - started < OPERATOR_POLL  # announced, not polled
+    finally:
+        for server in servers:
+            stop_server(server)
+    for server in servers:
+        assert "operator: blocked 127.0.0.5/32 (by " in server.log.read_text()
