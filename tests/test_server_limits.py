@@ -20,6 +20,8 @@ import json
 import logging
 import re
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -419,6 +421,22 @@ def test_a_message_of_several_lines_is_folded_onto_one(
     assert len(lines) == 1 and LINE.match(lines[0]), lines
     assert "the store fails:\\nline two\\nTraceback" in lines[0]
     assert "\\x1b[2J" in lines[0] and "\x1b" not in lines[0]
+
+
+def test_an_exception_nobody_caught_is_one_line_of_the_log_too() -> None:
+    code = (
+        "import threading; from pegs_rules.server import logs; logs.configure(1.0); "
+        "thread = threading.Thread(target=lambda: 1 / 0, name='worker'); "
+        "thread.start(); thread.join(); raise ValueError('boom\\nsecond line')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    lines = done.stderr.splitlines()
+    assert done.returncode == 1 and len(lines) == 2, lines
+    assert all(LINE.match(line) for line in lines), lines
+    assert " ERROR server uncaught ZeroDivisionError in worker\\nTraceback" in lines[0]
+    assert (
+        " CRITICAL server uncaught ValueError\\n" in lines[1] and "boom\\nsecond line" in lines[1]
+    )
 
 
 def test_pegs_serve_access_log_option(capsys: pytest.CaptureFixture[str]) -> None:

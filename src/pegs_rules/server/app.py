@@ -200,7 +200,9 @@ def bot_pool(workers: int) -> Executor | None:
 
 
 def leave_with_parent(parent: int) -> None:
-    """In a bot worker: exit as soon as process ``parent`` (the server) is gone."""
+    """In a bot worker: exit as soon as process ``parent`` (the server) is gone (and log, if at
+    all, in the server's format: :func:`~pegs_rules.server.logs.configure_worker`)."""
+    logs.configure_worker()
 
     def watch() -> None:
         while os.getppid() == parent:

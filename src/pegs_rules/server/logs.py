@@ -34,7 +34,10 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
+import threading
 import time
+from typing import Any
 
 from pegs_rules.server.limits import FAILURES, MISTAKES, Budget, client_key
 
@@ -125,6 +128,38 @@ def sum_up() -> None:
     FAILURES.sum_up()
 
 
+def catch_uncaught() -> None:
+    """Send an exception nobody caught (in the main thread or another) to the log, folded
+    onto one line like the rest, rather than as a bare traceback on standard error."""
+    logger = logging.getLogger("pegs_rules.server")
+
+    def main_thread(kind: type[BaseException], error: BaseException, trace: Any) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, error, trace)
+            return
+        logger.critical("uncaught %s", kind.__name__, exc_info=(kind, error, trace))
+
+    def other_thread(args: threading.ExceptHookArgs) -> None:
+        if args.exc_value is None:
+            return
+        where = args.thread.name if args.thread else "a thread"
+        exc_info = (args.exc_type, args.exc_value, args.exc_traceback)
+        logger.error("uncaught %s in %s", args.exc_type.__name__, where, exc_info=exc_info)
+
+    sys.excepthook = main_thread
+    threading.excepthook = other_thread
+
+
+def configure_worker() -> None:
+    """In a bot worker process: its log lines, if any (WARNING and up), in the server's format."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(OneLine())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+    catch_uncaught()
+
+
 def configure(access: float) -> AccessLog:
     """Send every log line to standard error as one line (:class:`OneLine`), INFO and up, the
     access log at ``access`` (a share from 0, off, to 1, all); returns the access log's filter."""
@@ -137,6 +172,7 @@ def configure(access: float) -> AccessLog:
     root.setLevel(logging.INFO)
     # the registry logs the database's comings and goings, once each: not the pool's every try
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    catch_uncaught()
     access_log = ACCESS
     access_log.share = access
     for name in ("uvicorn.access", "uvicorn.error"):
