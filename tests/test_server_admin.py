@@ -119,6 +119,8 @@ def test_pegs_admin_lists_removes_blocks_and_unblocks_on_a_live_server(
         soon(lambda: get(server, "127.0.0.5")[0] == 200)
         assert admin(capsys, db, "unblock", "127.0.0.5")[0] == 1  # not blocked now
         assert admin(capsys, db, "block", "not-an-address")[0] == 2
+        code, out = admin(capsys, tmp_path / "typo.sqlite3", "games")
+        assert code == 2 and "no database at" in out and not (tmp_path / "typo.sqlite3").exists()
 
         code, out = admin(capsys, db, "log")
         actions = [line.split("  ")[2] for line in out.splitlines()]

@@ -1108,10 +1108,10 @@ def add_admin(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     sub.add_argument(
         "--db-file", metavar="PATH", help="read the database URL from this file's first line"
     )
-    commands = sub.add_subparsers(dest="admin_command", required=True, metavar="COMMAND")
+    actions = sub.add_subparsers(dest="admin_command", required=True, metavar="COMMAND")
 
     def command(name: str, what: str) -> argparse.ArgumentParser:
-        parser = commands.add_parser(name, help=what, description=what + ".")
+        parser = actions.add_parser(name, help=what, description=what + ".")
         parser.formatter_class = HelpFormatter
         return parser
 
@@ -1129,8 +1129,8 @@ def add_admin(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     unblock.add_argument("network", metavar="ADDRESS|NETWORK", help="as it was blocked")
     unblock.add_argument("--note", help="why (kept with the action, as who and where)")
     command("blocks", "list the blocked addresses and networks")
-    actions = command("log", "what the operator did (removed, blocked, unblocked), oldest first")
-    actions.add_argument("--limit", type=at_least(1), default=50, help="the last this many")
+    done = command("log", "what the operator did (removed, blocked, unblocked), oldest first")
+    done.add_argument("--limit", type=at_least(1), default=50, help="the last this many")
 
 
 SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (

@@ -23,11 +23,12 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import os
 import socket
 import sys
 import time
 
-from pegs_rules.server.database import database_url, open_store
+from pegs_rules.server.database import database_url, is_postgres, open_store
 from pegs_rules.server.store import Action, GameInfo, Store, StoreError
 
 
@@ -101,7 +102,10 @@ def signed(note: str | None) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run one ``pegs admin`` subcommand; return the exit code."""
     try:
-        store = open_store(database_url(args.db, args.db_file))
+        url = database_url(args.db, args.db_file)
+        if not is_postgres(url) and not os.path.isfile(url):  # not a new, empty one
+            raise StoreError(f"no database at {url}: give --db the file pegs serve was given")
+        store = open_store(url)
     except StoreError as error:
         print(f"pegs admin: {error}", file=sys.stderr)
         return 2
