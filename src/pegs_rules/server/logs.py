@@ -76,11 +76,15 @@ class OneLine(logging.Formatter):
 
 
 def access_client(record: logging.LogRecord) -> str:
-    """The client an access line is about (its :func:`client_key`), from its first argument."""
+    """The client an access line is about (its :func:`client_key`), from its first argument,
+    uvicorn's ``HOST:PORT`` (an IPv6 host unbracketed).
+
+    >>> access_client(logging.makeLogRecord({"args": ("2001:db8:1:2:3:4:5:6:443", "GET")}))
+    '2001:db8:1:2::/64'
+    """
     args = record.args if isinstance(record.args, tuple) else ()
-    address = str(args[0]) if args else "unknown"
-    host = address.rsplit(":", 1)[0] if address.count(":") == 1 or "]" in address else address
-    return client_key(host.strip("[]"))
+    address = str(args[0]) if args else ""
+    return client_key(address.rsplit(":", 1)[0].strip("[]")) if address else "unknown"
 
 
 class AccessLog(logging.Filter):
