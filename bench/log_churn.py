@@ -107,8 +107,9 @@ def main() -> None:
             process.wait(15)
         lines = log.read_bytes().splitlines()[before:]
         size = sum(len(line) + 1 for line in lines)
-        kinds = collections.Counter(
-            re.sub(r"\d+", "N", line.decode(errors="replace"))[24:90] for line in lines
+        kinds = collections.Counter(  # the line without its time, numbers as N
+            re.sub(r"\d+", "N", line.decode(errors="replace").split(" ", 1)[-1])[:70]
+            for line in lines
         )
         print(f"{joins} joins, {tries} handshakes tried in {args.seconds:g} s from one address")
         print(
