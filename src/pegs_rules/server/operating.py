@@ -42,17 +42,25 @@ class Operator:
         self.registry = registry
         self.blocked = blocked
         self.since = 0
+        self.started = False
+        """Whether the actions done before this server started are skipped (the database
+        may be down when it starts)."""
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Read the blocks, skip the actions already done, and follow the new ones."""
-        with contextlib.suppress(StoreError):  # the database is down: read them once it is back
-            await self._read_blocks()
-            while len(done := await self._actions()) == BATCH:
-                self.since = done[-1].seq
-            if done:
-                self.since = done[-1].seq
+        with contextlib.suppress(StoreError):  # the database is down: done once it is back
+            await self._catch_up()
         self.task = asyncio.create_task(self._follow())
+
+    async def _catch_up(self) -> None:
+        """Read the blocks and skip the actions done before this server started."""
+        await self._read_blocks()
+        since = 0
+        while done := await asyncio.to_thread(self.registry.store.actions, since, BATCH):
+            since = done[-1].seq
+        self.since = since
+        self.started = True
 
     async def close(self) -> None:
         if self.task is not None:
@@ -68,6 +76,9 @@ class Operator:
 
     async def poll(self) -> None:
         """Take up the operator's new actions."""
+        if not self.started:
+            await self._catch_up()
+            return
         actions = await self._actions()
         blocks = False
         for action in actions:
