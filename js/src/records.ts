@@ -12,7 +12,7 @@ import { countCards, buildDeck, isRank, type Rank } from "./cards.js";
 import { FormatError, IllegalMoveError, NotationError, PegsError, PositionError, ReplayError } from "./errors.js";
 import { moveText, parseNotation, type Move } from "./moves.js";
 import { ARIZONA, deckFor, type Rules } from "./rules.js";
-import { deal, newGame, type GameState } from "./state.js";
+import { deal, isSeed, newGame, seedProblem, type GameState } from "./state.js";
 import { repr } from "./text.js";
 import { apply } from "./turn.js";
 import { guarded } from "./validate.js";
@@ -63,7 +63,7 @@ function recordProblems(record: GameRecord): string[] {
     );
     players = 0;
   }
-  if (typeof record.seed !== "bigint") problems.push(`seed: expected a whole number, not ${repr(record.seed)}`);
+  if (!isSeed(record.seed)) problems.push(`seed: ${seedProblem(record.seed)}`);
   const dealer = record.dealer;
   if (dealer !== null && !(Number.isInteger(dealer) && dealer >= 0 && dealer < Math.max(players, 1))) {
     problems.push(`dealer: expected a seat or None, not ${repr(dealer)}`);

@@ -22,7 +22,7 @@ import { moveText, type Move, type Step } from "./moves.js";
 import { makeRecord, type GameRecord } from "./records.js";
 import { CHOICES, makeRules, RULE_FIELDS, type Rules } from "./rules.js";
 import { RULINGS } from "./rulings.js";
-import type { GameState } from "./state.js";
+import { isSeed, SEED_DIGITS, type GameState } from "./state.js";
 import { guarded, validate } from "./validate.js";
 import type { Explanation } from "./verdict.js";
 import type { PlayerView } from "./views.js";
@@ -270,9 +270,11 @@ const readInt: Read<number> = (r, data, path) => {
   throw r.bad(path, `expected a whole number, not ${describe(data)}`);
 };
 
-const readBig: Read<bigint> = (r, data, path) => {
-  if (typeof data === "bigint") return data;
-  if (typeof data === "number" && Number.isInteger(data)) return BigInt(data);
+/** A seed: a whole number of at most {@link SEED_DIGITS} digits, read exactly. */
+const readSeed: Read<bigint> = (r, data, path) => {
+  if (isSeed(data)) return data;
+  if (typeof data === "number" && Number.isSafeInteger(data)) return BigInt(data);
+  if (typeof data === "bigint") throw r.bad(path, `a whole number of more than ${SEED_DIGITS} digits`);
   throw r.bad(path, `expected a whole number, not ${describe(data)}`);
 };
 
@@ -449,7 +451,7 @@ function readState(r: Reader, data: Record<string, unknown>, path: string): Game
     discard_pile: readCards,
     turn: readInt,
     dealer: readInt,
-    seed: readBig,
+    seed: readSeed,
     reshuffles: readInt,
     ply: readInt,
     winner: nullable(readInt),
@@ -483,7 +485,7 @@ function readRecord(r: Reader, data: Record<string, unknown>, path: string): Gam
     {
       rules: readRules,
       players: readInt,
-      seed: readBig,
+      seed: readSeed,
       dealer: nullable(readInt),
       deck: nullable(readCards),
       moves: listOf(readStr),

@@ -19,7 +19,7 @@ import { isHome, isValidLocation, locationName, PEGS_PER_SEAT, START, teamOf } f
 import { cardSymbol, countCards, isRank, RANKS, type Rank } from "./cards.js";
 import { PegsError, PositionError } from "./errors.js";
 import { deckFor, type Rules } from "./rules.js";
-import type { GameState } from "./state.js";
+import { isSeed, seedProblem, type GameState } from "./state.js";
 import { repr } from "./text.js";
 
 /** Every problem that makes `state` impossible, one sentence each; `[]` if none. */
@@ -50,9 +50,7 @@ export function validate(state: unknown): string[] {
       problems.push(`${name}: expected a count (0 or more), not ${repr(value)}`);
     }
   }
-  if (typeof s["seed"] !== "bigint") {
-    problems.push(`seed: expected a whole number (a bigint), not ${repr(s["seed"])}`);
-  }
+  if (!isSeed(s["seed"])) problems.push(`seed: ${seedProblem(s["seed"])}`);
   const winner = s["winner"];
   const winnerOk = winner === null || winner === 0 || winner === 1;
   if (!winnerOk) problems.push(`winner: expected team 0, team 1 or null, not ${repr(winner)}`);
