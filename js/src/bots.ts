@@ -16,7 +16,7 @@
 import { HOME_BASE, isHome, START, teamOf, type Location } from "./board.js";
 import { JOKER, RANKS } from "./cards.js";
 import { PegsError } from "./errors.js";
-import { found, legalMoves, stepOf } from "./movegen.js";
+import { found, legalMoves, listedPlays, stepOf } from "./movegen.js";
 import type { Move } from "./moves.js";
 import { forwardSteps, splits } from "./plays.js";
 import { Twister } from "./random.js";
@@ -212,7 +212,7 @@ function effectsOf(seen: PlayerView): Map<string, Pegs> {
   const g = geometryFor(seen.pegs.length);
   const byText = new Map<string, Pegs>();
   for (const card of found(state).cards) {
-    card.listed.forEach((play, i) => {
+    listedPlays(g, card).forEach((play, i) => {
       const pegs = seen.pegs.map((row) => [...row]);
       for (const code of card.changes[i] as readonly number[]) {
         const { seat, from, to } = stepOf(g, code);

@@ -19,7 +19,7 @@ export const KING = 13;
 export const JOKER = 14;
 
 /** Every rank in order, the joker last. */
-export const RANKS: readonly Rank[] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+export const RANKS: readonly Rank[] = Object.freeze([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
 
 const SYMBOLS = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
 const BY_SYMBOL = new Map<string, Rank>(RANKS.map((rank) => [SYMBOLS[rank] as string, rank]));

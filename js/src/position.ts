@@ -27,7 +27,7 @@ import { cardsOf, formatCards, type Rank } from "./cards.js";
 import { PositionError, quoted } from "./errors.js";
 import { findPreset, PRESETS, RULE_FIELDS, ruleText, withRule, ARIZONA } from "./rules.js";
 import { SEED_DIGITS, type GameState } from "./state.js";
-import { guarded } from "./validate.js";
+import { guarded, sealed } from "./validate.js";
 
 /** The position `text` describes; {@link PositionError} says what is wrong. */
 export function parsePosition(text: string): GameState {
@@ -99,7 +99,7 @@ export function parsePosition(text: string): GameState {
   }
   if (items.size) throw new PositionError(`unknown item(s): ${[...items.keys()].sort().join(", ")}`);
   checkPegs(pegs, players);
-  return { rules, pegs, hands, drawPile: draw, discardPile: discard, turn, dealer, seed, reshuffles: 0, ply: 0, winner };
+  return sealed({ rules, pegs, hands, drawPile: draw, discardPile: discard, turn, dealer, seed, reshuffles: 0, ply: 0, winner });
 }
 
 /** A seed line's digits, exactly, refused beyond {@link SEED_DIGITS} digits before it is read. */

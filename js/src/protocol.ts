@@ -18,6 +18,7 @@ import { fromData, toData } from "./serialize.js";
 import { deal, newGame, reshuffled, type GameState } from "./state.js";
 import { apply } from "./turn.js";
 import { repr } from "./text.js";
+import { sealed } from "./validate.js";
 import { VERSION } from "./version.js";
 
 /** The protocol version this engine speaks. */
@@ -170,7 +171,7 @@ function testState(data: Record<string, unknown>): GameState {
     const whole = { format: 1, type: "state", ...data, discard_pile: [...out, ...(data["discard_pile"] as string[])] };
     try {
       const state = fromData(whole, "state");
-      return { ...state, discardPile: state.discardPile.slice(out.length) };
+      return sealed({ ...state, discardPile: state.discardPile.slice(out.length) });
     } catch (again) {
       if (again instanceof FormatError) throw new ProtocolError(`state: ${again.message}`);
       throw again;
@@ -220,5 +221,5 @@ function applyWithPile(state: GameState, move: Move, pile: readonly Rank[] | und
   hand.sort((a, b) => a - b);
   const hands = [...after.hands];
   hands[drawer] = hand;
-  return { ...after, hands, drawPile: pile.slice(taken) };
+  return sealed({ ...after, hands, drawPile: pile.slice(taken) });
 }

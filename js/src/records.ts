@@ -11,7 +11,7 @@ import { START } from "./board.js";
 import { countCards, buildDeck, isRank, type Rank } from "./cards.js";
 import { FormatError, IllegalMoveError, NotationError, PegsError, PositionError, ReplayError } from "./errors.js";
 import { moveText, parseNotation, type Move } from "./moves.js";
-import { ARIZONA, deckFor, type Rules } from "./rules.js";
+import { ARIZONA, checkedRules, deckFor, rulesProblem, type Rules } from "./rules.js";
 import { deal, isSeed, newGame, seedProblem, type GameState } from "./state.js";
 import { repr } from "./text.js";
 import { apply } from "./turn.js";
@@ -41,17 +41,34 @@ export function makeRecord(fields: {
   readonly deck?: readonly Rank[] | null;
   readonly moves?: readonly string[];
 }): GameRecord {
+  if (typeof fields !== "object" || fields === null) throw new FormatError([`not a game record: ${repr(fields)}`]);
+  const rules = fields.rules ?? ARIZONA;
+  const problem = rulesProblem(rules);
+  if (problem !== undefined) throw new FormatError([`rules: ${problem}`]);
+  const deck: unknown = fields.deck ?? null;
+  const moves: unknown = fields.moves ?? [];
   const record: GameRecord = {
-    rules: fields.rules ?? ARIZONA,
+    rules: checkedRules(rules),
     players: fields.players,
     seed: fields.seed,
     dealer: fields.dealer ?? null,
-    deck: fields.deck ?? null,
-    moves: fields.moves ?? [],
+    deck: Array.isArray(deck) ? Object.freeze([...(deck as Rank[])]) : (deck as null),
+    moves: Array.isArray(moves) ? [...(moves as string[])] : (moves as string[]),
   };
   const problems = recordProblems(record);
   if (problems.length) throw new FormatError(problems);
-  return { ...record, moves: record.moves.map((text) => moveText(parseNotation(text))) };
+  const made = Object.freeze({ ...record, moves: Object.freeze(record.moves.map((text) => moveText(parseNotation(text)))) });
+  MADE.add(made);
+  return made;
+}
+
+/** The records the package made (checked, frozen, their moves in canonical notation). */
+const MADE = new WeakSet<object>();
+
+/** `record` if the package made it, else a checked copy; {@link FormatError} lists every problem. */
+function checkedRecord(record: GameRecord): GameRecord {
+  if (typeof record === "object" && record !== null && MADE.has(record)) return record;
+  return makeRecord(record);
 }
 
 function recordProblems(record: GameRecord): string[] {
@@ -97,7 +114,8 @@ function recordProblems(record: GameRecord): string[] {
 }
 
 /** The position before the record's first move. */
-export function recordStart(record: GameRecord): GameState {
+export function recordStart(given: GameRecord): GameState {
+  const record = checkedRecord(given);
   if (record.deck === null) {
     return newGame(record.players, {
       seed: record.seed,
@@ -192,7 +210,8 @@ function listedTexts(start: GameState, moves: readonly (Move | string)[]): strin
  * The position after every move of `record`. Throws {@link ReplayError} at the first move that
  * is not legal, with its turn (the first move is turn 1), the ruling and the reason.
  */
-export function replay(record: GameRecord): GameState {
+export function replay(given: GameRecord): GameState {
+  const record = checkedRecord(given);
   let state = recordStart(record);
   record.moves.forEach((text, index) => {
     try {

@@ -23,7 +23,7 @@ import { makeRecord, type GameRecord } from "./records.js";
 import { CHOICES, makeRules, RULE_FIELDS, type Rules } from "./rules.js";
 import { RULINGS } from "./rulings.js";
 import { isSeed, SEED_DIGITS, type GameState } from "./state.js";
-import { guarded, validate } from "./validate.js";
+import { guarded, sealed, validate } from "./validate.js";
 import type { Explanation } from "./verdict.js";
 import type { PlayerView } from "./views.js";
 
@@ -474,7 +474,7 @@ function readState(r: Reader, data: Record<string, unknown>, path: string): Game
     for (const problem of problems) r.bad(path, `impossible state: ${problem}`);
     throw new Invalid();
   }
-  return state;
+  return sealed(state);
 }
 
 function readRecord(r: Reader, data: Record<string, unknown>, path: string): GameRecord {

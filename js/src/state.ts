@@ -8,8 +8,9 @@ import { PEGS_PER_SEAT, START, type Location } from "./board.js";
 import { buildDeck, type Rank } from "./cards.js";
 import { PositionError } from "./errors.js";
 import { Twister } from "./random.js";
-import { ARIZONA, deckFor, type Rules } from "./rules.js";
+import { ARIZONA, checkedRules, deckFor, type Rules } from "./rules.js";
 import { repr } from "./text.js";
+import { sealed } from "./validate.js";
 
 /**
  * A complete game position, hidden cards included. States are never changed: {@link apply}
@@ -58,7 +59,10 @@ export interface NewGameOptions {
  * the same cards as the reference engine's `new_game`.
  */
 export function newGame(players = 4, options: NewGameOptions = {}): GameState {
-  const rules = options.rules ?? ARIZONA;
+  if (typeof options !== "object" || options === null) {
+    throw new PositionError(`options: not an object, but ${repr(options)}`);
+  }
+  const rules = options.rules === undefined ? ARIZONA : checkedRules(options.rules);
   const seed = seedOf(options.seed);
   if (typeof players !== "number" || !rules.playerCounts.includes(players)) {
     throw new PositionError(
@@ -95,7 +99,7 @@ export function deal(
     (hands[order[0] as number] as Rank[]).push(...draw.slice(0, 1));
     draw = draw.slice(1);
   }
-  return {
+  return sealed({
     rules,
     pegs: Array.from({ length: players }, () => new Array<Location>(PEGS_PER_SEAT).fill(START)),
     hands: hands.map((hand) => hand.sort((a, b) => a - b)),
@@ -107,7 +111,7 @@ export function deal(
     reshuffles: 0,
     ply: 0,
     winner: null,
-  };
+  });
 }
 
 /**
