@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { wholeIn } from "./args.js";
+import { RulesError } from "./errors.js";
 
 /** A card: 1 (ace) to 13 (king), 14 (joker). */
 export type Rank = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14;
@@ -59,8 +61,10 @@ export function comesOut(rank: Rank): boolean {
   return rank === ACE || rank >= JACK && rank <= KING;
 }
 
-/** `decks` 52-card decks and `jokers` jokers, in rank order. */
+/** `decks` 52-card decks and `jokers` jokers (`deck.composition`: at most 16 and 64), in rank order. */
 export function buildDeck(decks: number, jokers: number): Rank[] {
+  wholeIn(decks, 0, 16, "decks", RulesError);
+  wholeIn(jokers, 0, 64, "jokers", RulesError);
   const deck: Rank[] = [];
   for (const rank of RANKS) {
     const count = rank === JOKER ? jokers : 4 * decks;

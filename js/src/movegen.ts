@@ -49,7 +49,7 @@ const TEAMS: readonly (readonly number[][])[] = Array.from({ length: 9 }, (_, pl
 
 /** The seats whose pegs the seat to act may move (`team.control`). */
 export function movableSeats(state: GameState): readonly number[] {
-  return seatsToMove(state.pegs, state.turn, state.rules);
+  return guarded(state, () => seatsToMove(state.pegs, state.turn, state.rules));
 }
 
 /** The plays of one card held, in order: their keys (ascending) and changes. */
@@ -96,7 +96,7 @@ function find(state: GameState): Found {
   if (!Number.isInteger(state.turn) || !isSortedHand(hand)) {
     throw new TypeError("not a hand of cards");
   }
-  const seats = movableSeats(state);
+  const seats = seatsToMove(state.pegs, state.turn, state.rules);
   const board = WorkBoard.scratch(state.pegs, teamOf(state.turn), state.rules);
   if (board === undefined || seats.length === 0) {
     throw new TypeError("a peg is not on this board");

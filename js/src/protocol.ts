@@ -7,7 +7,7 @@
  * @module
  */
 import { buildDeck, cardOf, cardsOf, countCards, type Rank } from "./cards.js";
-import { FormatError, IllegalMoveError, PegsError } from "./errors.js";
+import { FormatError, IllegalMoveError, PegsError, quoted } from "./errors.js";
 import { parseJson, stringify, type Json } from "./json.js";
 import { legalMoves } from "./movegen.js";
 import { moveText, parseNotation, type Move } from "./moves.js";
@@ -55,7 +55,9 @@ export function handle(request: unknown): Answer | null {
     if (kind === "quit") return null;
     const answer = typeof kind === "string" && Object.prototype.hasOwnProperty.call(ANSWERS, kind) ? ANSWERS[kind] : undefined;
     if (answer === undefined) {
-      throw new ProtocolError(`unknown request type ${repr(kind)}; known: ${Object.keys(ANSWERS).join(", ")}`);
+      // the reference's words: the transcript of specs/protocol.md is the same from either engine
+      const shown = typeof kind === "string" ? quoted(kind) : repr(kind);
+      throw new ProtocolError(`unknown request type ${shown}; known: ${Object.keys(ANSWERS).join(", ")}`);
     }
     return { id, ...answer(object) };
   } catch (error) {

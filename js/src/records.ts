@@ -66,7 +66,7 @@ export function makeRecord(fields: {
 const MADE = new WeakSet<object>();
 
 /** `record` if the package made it, else a checked copy; {@link FormatError} lists every problem. */
-function checkedRecord(record: GameRecord): GameRecord {
+export function checkedRecord(record: GameRecord): GameRecord {
   if (typeof record === "object" && record !== null && MADE.has(record)) return record;
   return makeRecord(record);
 }
@@ -83,13 +83,13 @@ function recordProblems(record: GameRecord): string[] {
   if (!isSeed(record.seed)) problems.push(`seed: ${seedProblem(record.seed)}`);
   const dealer = record.dealer;
   if (dealer !== null && !(Number.isInteger(dealer) && dealer >= 0 && dealer < Math.max(players, 1))) {
-    problems.push(`dealer: expected a seat or None, not ${repr(dealer)}`);
+    problems.push(`dealer: expected a seat or null, not ${repr(dealer)}`);
   }
   const deck = record.deck;
   if (deck !== null) {
     if (dealer === null) problems.push("dealer: a record with a deck order names its dealer");
     if (!(Array.isArray(deck) && deck.every(isRank))) {
-      problems.push("deck: expected a tuple of cards");
+      problems.push("deck: expected an array of cards");
     } else if (players) {
       const [decks, jokers] = deckFor(record.rules, players);
       const want = countCards(buildDeck(decks, jokers));
@@ -99,7 +99,7 @@ function recordProblems(record: GameRecord): string[] {
   }
   const moves: unknown = record.moves;
   if (!Array.isArray(moves)) {
-    problems.push(`moves: expected a tuple of move texts, not ${repr(moves)}`);
+    problems.push(`moves: expected an array of move texts, not ${repr(moves)}`);
     return problems;
   }
   (moves as unknown[]).forEach((text, index) => {

@@ -149,7 +149,7 @@ export function findPreset(name: string): Rules {
 
 /** `[decks, jokers]` used with `players` seats (`deck.composition`). */
 export function deckFor(rules: Rules, players: number): readonly [number, number] {
-  for (const [count, decks, jokers] of rules.decks) {
+  for (const [count, decks, jokers] of checkedRules(rules).decks) {
     if (count === players) return [decks, jokers];
   }
   throw new RulesError(`preset ${repr(rules.name)} has no deck for ${players} players`);
@@ -157,6 +157,8 @@ export function deckFor(rules: Rules, players: number): readonly [number, number
 
 /** Whether two rules objects are equal field by field. */
 export function sameRules(a: Rules, b: Rules): boolean {
+  checkedRules(a);
+  checkedRules(b);
   if (a === b) return true;
   return RULE_FIELDS.every(([, key]) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
 }
