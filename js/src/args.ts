@@ -18,13 +18,3 @@ export function wholeIn(
   if (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max) return value;
   throw new make(`${name}: expected a whole number ${min}..${max}, not ${repr(value)}`);
 }
-
-/** `value` if it is an object (not null, not an array); else the error `make` makes. */
-export function objectOf(
-  value: unknown,
-  name: string,
-  make: new (message: string) => PegsError = PegsError,
-): Record<string, unknown> {
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw new make(`${name}: not an object, but ${repr(value)}`);
-}

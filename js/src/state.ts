@@ -14,7 +14,7 @@ import { sealed } from "./validate.js";
 
 /**
  * A complete game position, hidden cards included. States are never changed: {@link apply}
- * returns a new one.
+ * returns a new one, and every state the package makes is frozen, its rows and piles too.
  */
 export interface GameState {
   /** The rules in force. */

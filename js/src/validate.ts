@@ -1,6 +1,7 @@
 /**
  * Whether a game state could occur in a real game: {@link validate} lists every way it could
- * not. The engine trusts its states; data from outside (JSON, a database, another program) is
+ * not. The engine trusts the states it made (frozen); any other state is checked before use, at
+ * every call ({@link checkState}), and data from outside (JSON, a database, another program) is
  * checked with this first ({@link fromJson} does). It checks:
  *
  * - the seat count is one the rules allow (`board.sides`);
