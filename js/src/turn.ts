@@ -30,8 +30,7 @@ import { guarded, trusted } from "./validate.js";
  * {@link PositionError}.
  */
 export function apply(state: GameState, move: Move): GameState {
-  const turn = checked(state, move);
-  return guarded(state, () => carryOut(state, turn));
+  return carryOut(state, checked(state, move)); // checked looks at a state before it is used
 }
 
 /** What a move carries out: its card (`null` for a pass) and its changes, landings included. */
@@ -140,7 +139,10 @@ function replaced<T>(rows: readonly T[], index: number, row: T): T[] {
  * are the old state's, frozen already; {@link moved} froze the pegs it moved). */
 function made(old: GameState, next: GameState): GameState {
   if (next.hands !== old.hands) {
-    next.hands.forEach((hand, seat) => hand !== old.hands[seat] && Object.freeze(hand));
+    for (let seat = 0; seat < next.hands.length; seat++) {
+      const hand = next.hands[seat] as readonly Rank[];
+      if (hand !== old.hands[seat]) Object.freeze(hand);
+    }
     Object.freeze(next.hands);
   }
   if (next.drawPile !== old.drawPile) Object.freeze(next.drawPile);
