@@ -152,7 +152,7 @@ export function deckFor(rules: Rules, players: number): readonly [number, number
   for (const [count, decks, jokers] of checkedRules(rules).decks) {
     if (count === players) return [decks, jokers];
   }
-  throw new RulesError(`preset ${repr(rules.name)} has no deck for ${players} players`);
+  throw new RulesError(`preset ${repr(rules.name)} has no deck for ${repr(players)} players`);
 }
 
 /** Whether two rules objects are equal field by field. */
