@@ -20,7 +20,7 @@ import { found, legalMoves, listedPlays, stepOf } from "./movegen.js";
 import { checkedMove, type Move } from "./moves.js";
 import { forwardSteps, splits } from "./plays.js";
 import { Twister } from "./random.js";
-import type { Rules } from "./rules.js";
+import { checkedRules, type Rules } from "./rules.js";
 import type { GameState } from "./state.js";
 import { repr } from "./text.js";
 import { guarded } from "./validate.js";
@@ -100,6 +100,7 @@ interface Threats {
   readonly safe: Map<number, number>;
 }
 
+/** The threats of each rules object the package made (a caller cannot change those). */
 const THREATS = new WeakMap<Rules, Threats>();
 
 function threats(rules: Rules): Threats {
@@ -121,7 +122,7 @@ function threats(rules: Rules): Threats {
       joker: chance(0.5),
       safe: new Map(),
     };
-    THREATS.set(rules, found);
+    if (checkedRules(rules) === rules) THREATS.set(rules, found); // only rules no caller can change
   }
   return found;
 }
