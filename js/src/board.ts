@@ -22,7 +22,7 @@ export const START = -1;
 /** Home hole `k` is location `HOME_BASE + k`. */
 export const HOME_BASE = 1000;
 /** The seat counts a board may have. */
-export const SEAT_COUNTS: readonly number[] = [4, 6, 8];
+export const SEAT_COUNTS: readonly number[] = Object.freeze([4, 6, 8]);
 
 /** The location of home hole `k` (1..5). */
 export function home(k: number): Location {

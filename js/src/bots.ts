@@ -16,13 +16,15 @@
 import { HOME_BASE, isHome, START, teamOf, type Location } from "./board.js";
 import { JOKER, RANKS } from "./cards.js";
 import { PegsError } from "./errors.js";
-import { found, legalMoves, stepOf } from "./movegen.js";
-import type { Move } from "./moves.js";
+import { found, legalMoves, listedPlays, stepOf } from "./movegen.js";
+import { checkedMove, type Move } from "./moves.js";
 import { forwardSteps, splits } from "./plays.js";
 import { Twister } from "./random.js";
-import type { Rules } from "./rules.js";
+import { checkedRules, type Rules } from "./rules.js";
 import type { GameState } from "./state.js";
+import { repr } from "./text.js";
 import { guarded } from "./validate.js";
+import { viewError } from "./serialize.js";
 import { view, type PlayerView } from "./views.js";
 import { geometryFor } from "./workboard.js";
 
@@ -34,6 +36,9 @@ export interface Bot {
 
 /** The move `bot` makes for the seat to act in `state`, shown only that seat's view. */
 export function decide(bot: Bot, state: GameState): Move {
+  if (typeof (bot as Partial<Bot> | null)?.choose !== "function") {
+    throw new PegsError(`expected a bot (an object with a choose method), not ${repr(bot)}`);
+  }
   return guarded(state, () => bot.choose(view(state, state.turn), legalMoves(state)));
 }
 
@@ -95,6 +100,7 @@ interface Threats {
   readonly safe: Map<number, number>;
 }
 
+/** The threats of each rules object the package made (a caller cannot change those). */
 const THREATS = new WeakMap<Rules, Threats>();
 
 function threats(rules: Rules): Threats {
@@ -116,7 +122,7 @@ function threats(rules: Rules): Threats {
       joker: chance(0.5),
       safe: new Map(),
     };
-    THREATS.set(rules, found);
+    if (checkedRules(rules) === rules) THREATS.set(rules, found); // only rules no caller can change
   }
   return found;
 }
@@ -212,7 +218,7 @@ function effectsOf(seen: PlayerView): Map<string, Pegs> {
   const g = geometryFor(seen.pegs.length);
   const byText = new Map<string, Pegs>();
   for (const card of found(state).cards) {
-    card.listed.forEach((play, i) => {
+    listedPlays(g, card).forEach((play, i) => {
       const pegs = seen.pegs.map((row) => [...row]);
       for (const code of card.changes[i] as readonly number[]) {
         const { seat, from, to } = stepOf(g, code);
@@ -234,16 +240,30 @@ function key(move: Move): string {
 
 /** A small tie-break between discards: keep jokers and cards that come out. */
 export function discardCost(move: Move): number {
+  checkedMove(move);
   if (move.action !== "discard") return 0.0;
   if (move.card === JOKER) return 0.5;
   return move.card === 1 || (move.card >= 11 && move.card <= 13) ? 0.25 : 0.0;
 }
 
 function checked(seen: PlayerView, moves: readonly Move[]): void {
-  if (typeof seen !== "object" || seen === null || !("handSizes" in seen)) {
-    throw new PegsError("a bot sees a PlayerView (view(state, seat))");
-  }
-  if (moves.length === 0) throw new PegsError("a bot needs at least one legal move to choose from");
+  const problem = viewError(seen);
+  if (problem !== undefined) throw new PegsError(`a bot sees a PlayerView (view(state, seat)): ${problem}`);
+  if (!Array.isArray(moves) || moves.length === 0) throw new PegsError("a bot needs at least one legal move to choose from");
+  for (const move of moves) checkedMove(move);
+}
+
+/** `value` if it is a chance (a number from 0 to 1); else a {@link PegsError} naming `name`. */
+function chanceOf(value: unknown, name: string): number {
+  if (typeof value === "number" && value >= 0 && value <= 1) return value;
+  throw new PegsError(`${name}: a chance from 0 to 1, not ${repr(value)}`);
+}
+
+/** A bot's seed as a bigint: a bigint, or a safe integer. */
+function botSeed(seed: unknown): bigint {
+  if (typeof seed === "bigint") return seed;
+  if (Number.isSafeInteger(seed)) return BigInt(seed as number);
+  throw new PegsError(`a bot's seed is a bigint or a safe integer, not ${repr(seed)}`);
 }
 
 /** Picks uniformly at random from the legal moves. */
@@ -251,7 +271,7 @@ export class RandomBot implements Bot {
   private readonly rng: Twister;
 
   constructor(seed: number | bigint = 0) {
-    this.rng = new Twister(BigInt(seed));
+    this.rng = new Twister(botSeed(seed));
   }
 
   choose(seen: PlayerView, moves: readonly Move[]): Move {
@@ -265,7 +285,7 @@ export class GreedyBot implements Bot {
   private readonly rng: Twister;
 
   constructor(seed: number | bigint = 0) {
-    this.rng = new Twister(BigInt(seed));
+    this.rng = new Twister(botSeed(seed));
   }
 
   choose(seen: PlayerView, moves: readonly Move[]): Move {
@@ -301,10 +321,14 @@ export class EasyBot implements Bot {
   private readonly temperature: number;
 
   constructor(seed: number | bigint = 0, options: EasyOptions = {}) {
-    this.rng = new Twister(BigInt(seed));
-    this.overlook = options.overlook ?? 0.25;
-    this.overlookSplit = options.overlookSplit ?? 0.6;
+    this.rng = new Twister(botSeed(seed));
+    if (typeof options !== "object" || options === null) throw new PegsError(`options: not an object, but ${repr(options)}`);
+    this.overlook = chanceOf(options.overlook ?? 0.25, "overlook");
+    this.overlookSplit = chanceOf(options.overlookSplit ?? 0.6, "overlookSplit");
     this.temperature = options.temperature ?? 3.0;
+    if (!(typeof this.temperature === "number" && this.temperature > 0 && this.temperature < Infinity)) {
+      throw new PegsError(`temperature: a number above 0, not ${repr(this.temperature)}`);
+    }
   }
 
   choose(seen: PlayerView, moves: readonly Move[]): Move {
@@ -346,6 +370,7 @@ export class EasyBot implements Bot {
 
 /** The bots by name, as the reference engine's `make_bot` names them. */
 export function makeBot(name: string, seed: number | bigint = 0): Bot {
+  if (typeof name !== "string") throw new PegsError(`a bot's name is text, not ${repr(name)}`);
   switch (name) {
     case "random":
       return new RandomBot(seed);

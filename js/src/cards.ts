@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { wholeIn } from "./args.js";
+import { RulesError } from "./errors.js";
 
 /** A card: 1 (ace) to 13 (king), 14 (joker). */
 export type Rank = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14;
@@ -38,7 +40,7 @@ export const KING = 13;
 export const JOKER = 14;
 
 /** Every rank in order, the joker last. */
-export const RANKS: readonly Rank[] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+export const RANKS: readonly Rank[] = Object.freeze([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
 
 const SYMBOLS = ["", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
 const BY_SYMBOL = new Map<string, Rank>(RANKS.map((rank) => [SYMBOLS[rank] as string, rank]));
@@ -78,8 +80,10 @@ export function comesOut(rank: Rank): boolean {
   return rank === ACE || rank >= JACK && rank <= KING;
 }
 
-/** `decks` 52-card decks and `jokers` jokers, in rank order. */
+/** `decks` 52-card decks and `jokers` jokers (`deck.composition`: at most 16 and 64), in rank order. */
 export function buildDeck(decks: number, jokers: number): Rank[] {
+  wholeIn(decks, 0, 16, "decks", RulesError);
+  wholeIn(jokers, 0, 64, "jokers", RulesError);
   const deck: Rank[] = [];
   for (const rank of RANKS) {
     const count = rank === JOKER ? jokers : 4 * decks;

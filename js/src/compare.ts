@@ -5,6 +5,7 @@
  */
 import { sameRules } from "./rules.js";
 import type { GameState } from "./state.js";
+import { checkState } from "./validate.js";
 
 function sameRows(a: readonly (readonly number[])[], b: readonly (readonly number[])[]): boolean {
   return a.length === b.length && a.every((row, i) => sameList(row, b[i] as readonly number[]));
@@ -16,6 +17,8 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
 
 /** Whether two states are the same position, with the same history counters and seed. */
 export function sameState(a: GameState, b: GameState): boolean {
+  checkState(a);
+  checkState(b);
   return (
     a.turn === b.turn &&
     a.dealer === b.dealer &&

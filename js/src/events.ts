@@ -15,7 +15,10 @@
  * @module
  */
 import { locationName, START, type Location } from "./board.js";
-import { cardSymbol, countCards, formatCards, RANKS, type Rank } from "./cards.js";
+import { wholeIn } from "./args.js";
+import { cardSymbol, countCards, formatCards, isRank, RANKS, type Rank } from "./cards.js";
+import { PegsError } from "./errors.js";
+import { repr } from "./text.js";
 import { geometryFor } from "./workboard.js";
 import { stepOf } from "./movegen.js";
 import type { Move, Step } from "./moves.js";
@@ -53,8 +56,43 @@ export interface GameOver { readonly event: "game_over"; readonly winner: number
 /** Anything {@link applyWithEvents} reports. */
 export type GameEvent = CardPlayed | CardDiscarded | Passed | PegMoved | PegDisplaced | CardsDrawn | Reshuffled | GameOver;
 
+/** The fields each kind of event has besides `event`, each with what it holds. */
+const FIELDS: Readonly<Record<string, readonly (readonly [string, (value: unknown) => boolean])[]>> = {
+  card_played: [["seat", isCount], ["card", isRank]],
+  card_discarded: [["seat", isCount], ["card", isRank]],
+  passed: [["seat", isCount]],
+  peg_moved: [["seat", isCount], ["from", Number.isSafeInteger], ["to", Number.isSafeInteger]],
+  peg_displaced: [["seat", isCount], ["from", Number.isSafeInteger], ["to", Number.isSafeInteger]],
+  cards_drawn: [["seat", isCount], ["count", isCount], ["cards", (v) => v === null || (Array.isArray(v) && v.every(isRank))]],
+  reshuffled: [["cards", isCount], ["number", isCount]],
+  game_over: [["winner", (v) => v === 0 || v === 1]],
+};
+
+function isCount(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** `events` if it is an array of events as {@link applyWithEvents} makes them; else a {@link PegsError}. */
+export function checkedEvents(events: unknown): readonly GameEvent[] {
+  if (!Array.isArray(events)) throw new PegsError(`expected an array of events, not ${repr(events)}`);
+  for (const event of events as unknown[]) checkedEvent(event);
+  return events as readonly GameEvent[];
+}
+
+function checkedEvent(event: unknown): GameEvent {
+  const kind = typeof event === "object" && event !== null ? (event as { event?: unknown }).event : undefined;
+  const fields = typeof kind === "string" && Object.hasOwn(FIELDS, kind) ? FIELDS[kind] : undefined;
+  if (fields === undefined) throw new PegsError(`not an event: ${repr(event)}`);
+  for (const [name, holds] of fields) {
+    const value = (event as Record<string, unknown>)[name];
+    if (!holds(value)) throw new PegsError(`a ${kind as string} event's ${name} cannot be ${repr(value)}`);
+  }
+  return event as GameEvent;
+}
+
 /** An event as an English sentence (the same the reference engine writes). */
-export function eventText(event: GameEvent): string {
+export function eventText(given: GameEvent): string {
+  const event = checkedEvent(given);
   switch (event.event) {
     case "card_played":
       return `seat ${event.seat} plays ${cardSymbol(event.card)}`;
@@ -151,5 +189,6 @@ function drawnEvent(seat: number, cards: readonly Rank[]): CardsDrawn {
 
 /** `events` as `seat` may see them: the cards other seats drew are hidden (`-1`: from all). */
 export function redact(events: readonly GameEvent[], seat: number): GameEvent[] {
-  return events.map((e) => (e.event === "cards_drawn" && e.seat !== seat ? { ...e, cards: null } : e));
+  wholeIn(seat, 0, 7, "seat");
+  return checkedEvents(events).map((e) => (e.event === "cards_drawn" && e.seat !== seat ? { ...e, cards: null } : e));
 }

@@ -19,37 +19,26 @@
  *
  * @module
  */
+export { HOME_BASE, PEGS_PER_SEAT, SIDE_HOLES, START, type Location } from "./board.js";
 export {
+  cardOf,
+  cardSymbol,
   comeOutHole,
+  evaluate,
+  formatCards,
   home,
-  HOME_BASE,
   inSpot,
   isHome,
   isTrack,
   locationName,
   parseLocation,
-  PEGS_PER_SEAT,
-  SIDE_HOLES,
-  START,
+  progress,
   teamOf,
   trackLength,
-  type Location,
-} from "./board.js";
-export {
-  decide,
-  discardCost,
-  EasyBot,
-  evaluate,
-  GreedyBot,
-  makeBot,
-  progress,
-  RandomBot,
   won,
-  type Bot,
-  type Pegs,
-  type EasyOptions,
-} from "./bots.js";
-export { buildDeck, cardOf, cardSymbol, formatCards, RANKS, type Rank } from "./cards.js";
+} from "./public.js";
+export { decide, discardCost, EasyBot, GreedyBot, makeBot, RandomBot, type Bot, type Pegs, type EasyOptions } from "./bots.js";
+export { buildDeck, RANKS, type Rank } from "./cards.js";
 export { ACE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, JOKER } from "./cards.js";
 export {
   AmbiguousMoveError,

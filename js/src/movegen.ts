@@ -20,7 +20,7 @@ import { PASS, type Move, type Play, type Step } from "./moves.js";
 import { cardPlays } from "./plays.js";
 import type { Rules } from "./rules.js";
 import type { GameState } from "./state.js";
-import { guarded } from "./validate.js";
+import { guarded, isTrusted } from "./validate.js";
 import { WorkBoard, type Geometry } from "./workboard.js";
 
 /**
@@ -49,27 +49,30 @@ const TEAMS: readonly (readonly number[][])[] = Array.from({ length: 9 }, (_, pl
 
 /** The seats whose pegs the seat to act may move (`team.control`). */
 export function movableSeats(state: GameState): readonly number[] {
-  return seatsToMove(state.pegs, state.turn, state.rules);
+  return guarded(state, () => seatsToMove(state.pegs, state.turn, state.rules));
 }
 
-/** The plays of one card held, in order: their keys (ascending), changes and plays. */
+/** The plays of one card held, in order: their keys (ascending) and changes. */
 export interface CardPlays {
   readonly rank: Rank;
   readonly keys: readonly number[];
   readonly changes: readonly (readonly number[])[];
-  readonly listed: readonly Play[];
 }
 
-/** What a position offers the seat to act. */
+/** What a position offers the seat to act (never handed out: {@link legalMoves} makes moves of it). */
 export interface Found {
   readonly geometry: Geometry;
   readonly cards: readonly CardPlays[];
   /** Whether a card other than a joker has a legal play. */
   readonly playable: boolean;
-  readonly moves: readonly Move[];
+  /** The legal moves, made with the rest, until {@link legalMoves} hands them out (once). */
+  moves: Move[] | undefined;
 }
 
-/** The last two states asked about, and what they offer (`apply` right after `legalMoves`). */
+/**
+ * The last two states asked about, and what they offer (`apply` right after `legalMoves`): only
+ * states the package made, which nothing can change; a hand-built state is looked at anew.
+ */
 let lastState: GameState | undefined;
 let lastFound: Found | undefined;
 let earlierState: GameState | undefined;
@@ -80,6 +83,7 @@ export function found(state: GameState): Found {
   if (lastState === state) return lastFound as Found;
   if (earlierState === state) return earlierFound as Found;
   const result = find(state);
+  if (!isTrusted(state)) return result;
   earlierState = lastState;
   earlierFound = lastFound;
   lastState = state;
@@ -92,7 +96,7 @@ function find(state: GameState): Found {
   if (!Number.isInteger(state.turn) || !isSortedHand(hand)) {
     throw new TypeError("not a hand of cards");
   }
-  const seats = movableSeats(state);
+  const seats = seatsToMove(state.pegs, state.turn, state.rules);
   const board = WorkBoard.scratch(state.pegs, teamOf(state.turn), state.rules);
   if (board === undefined || seats.length === 0) {
     throw new TypeError("a peg is not on this board");
@@ -110,23 +114,23 @@ function find(state: GameState): Found {
     const order = sortedOrder(found.keys);
     const keys: number[] = [];
     const changes: (readonly number[])[] = [];
-    const listed: Play[] = [];
     for (let n = 0; n < count; n++) {
       const i = order[n] as number;
       const key = found.keys[i] as number;
       keys.push(key);
       changes.push(found.changes[i] as readonly number[]);
-      const play = playOf(g, rank, key);
-      listed.push(play);
-      moves.push(play);
+      moves.push(playOf(g, rank, key));
     }
-    cards.push({ rank, keys, changes, listed });
+    cards.push({ rank, keys, changes });
     if (count > 0 && rank !== JOKER) playable = true;
   }
-  if (!playable) {
-    for (const { rank } of cards) moves.push(DISCARDS[rank] as Move);
-  }
+  if (!playable) for (const { rank } of cards) moves.push(DISCARDS[rank] as Move);
   return { geometry: g, cards, playable, moves };
+}
+
+/** The plays of `card`, in order: new objects, their steps frozen and shared. */
+export function listedPlays(g: Geometry, card: CardPlays): Play[] {
+  return card.keys.map((key) => playOf(g, card.rank, key));
 }
 
 /** Room for the positions of the plays of one card when they are sorted (see sortedOrder). */
@@ -177,8 +181,6 @@ function isSortedHand(hand: unknown): hand is readonly Rank[] {
   return true;
 }
 
-const NO_MOVES: readonly Move[] = Object.freeze([]);
-const ONLY_PASS: readonly Move[] = Object.freeze([PASS]);
 
 /** The step of change `code`. */
 export function stepOf(g: Geometry, code: number): Step {
@@ -191,7 +193,7 @@ export function stepOf(g: Geometry, code: number): Step {
 }
 
 /** The one-step list of each change's step, by board size, peg (seat and slot) and slot it goes
- * to: made once and shared (the inner lists made as they are first needed). */
+ * to: made once, frozen and shared (the inner lists made as they are first needed). */
 const SINGLE_STEPS = new Map<Geometry, ((readonly Step[] | undefined)[] | undefined)[]>();
 const DISCARDS: readonly Move[] = Array.from({ length: 15 }, (_, card) => Object.freeze({ action: "discard", card }) as Move);
 
@@ -210,18 +212,21 @@ function singleSteps(g: Geometry, code: number): readonly Step[] {
   const to = code - peg * g.slots;
   let steps = row[to];
   if (steps === undefined) {
-    steps = [stepOf(g, code)];
+    steps = Object.freeze([Object.freeze(stepOf(g, code))]);
     row[to] = steps;
   }
   return steps;
 }
 
-/** The play of `card` keyed `key`. */
+/**
+ * The play of `card` keyed `key`: a new object, its steps frozen and shared (a one-step list too;
+ * a two-step list is the play's own).
+ */
 function playOf(g: Geometry, card: Rank, key: number): Play {
   const first = Math.floor(key / g.key);
   const second = key - first * g.key;
   const steps = second
-    ? [(singleSteps(g, first)[0] as Step), (singleSteps(g, second - 1)[0] as Step)]
+    ? [singleSteps(g, first)[0] as Step, singleSteps(g, second - 1)[0] as Step]
     : singleSteps(g, first);
   return { action: "play", card, steps };
 }
@@ -269,16 +274,26 @@ export function playChanges(state: GameState, play: Play): readonly number[] | u
 
 /**
  * Every legal move of the seat to act, in the documented order (the reference's page
- * *Contracts*, "Legal moves and their order"). A finished game has none. `turn.must-play`: if
- * any card but a joker can be played, only plays are legal; otherwise (`turn.discard`) the seat
- * may play a joker or discard any card. An empty hand passes. A state the engine cannot work on
+ * *Contracts*, "Legal moves and their order"), in a new array of new plays that the caller may
+ * change at will (their steps are frozen). A finished game has none. `turn.must-play`: if any
+ * card but a joker can be played, only plays are legal; otherwise (`turn.discard`) the seat may
+ * play a joker or discard any card. An empty hand passes. A state the engine cannot work on
  * throws {@link PositionError}.
  */
 export function legalMoves(state: GameState): readonly Move[] {
   return guarded(state, () => {
-    if (state.winner !== null) return NO_MOVES;
-    if ((state.hands[state.turn] as readonly Rank[]).length === 0) return ONLY_PASS;
-    return found(state).moves;
+    if (state.winner !== null) return [];
+    if ((state.hands[state.turn] as readonly Rank[]).length === 0) return [PASS];
+    const result = found(state);
+    const made = result.moves;
+    if (made !== undefined) {
+      result.moves = undefined; // the caller owns these: a later call makes its own
+      return made;
+    }
+    const moves: Move[] = [];
+    for (const card of result.cards) moves.push(...listedPlays(result.geometry, card));
+    if (!result.playable) for (const { rank } of result.cards) moves.push(DISCARDS[rank] as Move);
+    return moves;
   });
 }
 

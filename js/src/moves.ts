@@ -13,9 +13,10 @@
  * @module
  */
 import { locationName, parseLocation, type Location } from "./board.js";
-import { cardOf, cardSymbol, type Rank } from "./cards.js";
+import { cardOf, cardSymbol, isRank, type Rank } from "./cards.js";
 import { NotationError } from "./errors.js";
 import { quoted } from "./errors.js";
+import { repr } from "./text.js";
 
 /** One peg of colour `seat` moving from `from` to `to`. */
 export interface Step {
@@ -45,19 +46,56 @@ export interface Pass {
 /** Any move. */
 export type Move = Play | Discard | Pass;
 
-/** A step. */
+/** A step; {@link NotationError} unless seat and locations are whole numbers. */
 export function step(seat: number, from: Location, to: Location): Step {
-  return { seat, from, to };
+  return checkedStep({ seat, from, to });
 }
 
-/** A play of `card` with `steps`. */
+/** A play of `card` with one or two `steps`; {@link NotationError} for anything else. */
 export function play(card: Rank, ...steps: Step[]): Play {
-  return { action: "play", card, steps };
+  return checkedMove({ action: "play", card, steps }) as Play;
 }
 
-/** A discard of `card`. */
+/** A discard of `card`; {@link NotationError} unless it is a card. */
 export function discard(card: Rank): Discard {
-  return { action: "discard", card };
+  return checkedMove({ action: "discard", card }) as Discard;
+}
+
+/** Why `value` is not a step (`{seat, from, to}`, whole numbers), or `undefined` if it is one. */
+function stepProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return `not a step: ${repr(value)}`;
+  const { seat, from, to } = value as Record<string, unknown>;
+  for (const [name, field] of [["seat", seat], ["from", from], ["to", to]] as const) {
+    if (!Number.isSafeInteger(field)) return `a step's ${name} is a whole number, not ${repr(field)}`;
+  }
+  return undefined;
+}
+
+/** Why `value` is not a move (a play, a discard or the pass), or `undefined` if it is one. */
+export function moveProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return `not a move: ${repr(value)}`;
+  const { action, card, steps } = value as Record<string, unknown>;
+  if (action === "pass") return undefined;
+  if (action !== "play" && action !== "discard") return `a move's action is "play", "discard" or "pass", not ${repr(action)}`;
+  if (!isRank(card)) return `not a card: ${repr(card)} (cards are 1..14)`;
+  if (action === "discard") return undefined;
+  if (!Array.isArray(steps) || steps.length < 1 || steps.length > 2) {
+    return `a play has one or two steps, not ${repr(steps)}`;
+  }
+  return stepProblem(steps[0]) ?? (steps.length > 1 ? stepProblem(steps[1]) : undefined);
+}
+
+/** `move`, or a {@link NotationError} saying why it is not one. */
+export function checkedMove(move: unknown): Move {
+  const problem = moveProblem(move);
+  if (problem !== undefined) throw new NotationError(problem);
+  return move as Move;
+}
+
+function checkedStep(value: unknown): Step {
+  const problem = stepProblem(value);
+  if (problem !== undefined) throw new NotationError(problem);
+  return value as Step;
 }
 
 /** The pass. */
@@ -65,11 +103,13 @@ export const PASS: Pass = Object.freeze({ action: "pass" });
 
 /** A step in notation: `seat:from-to`. */
 export function stepText(s: Step): string {
+  checkedStep(s);
   return `${s.seat}:${locationName(s.from)}-${locationName(s.to)}`;
 }
 
 /** A move in canonical notation. */
 export function moveText(move: Move): string {
+  checkedMove(move);
   switch (move.action) {
     case "pass":
       return "pass";
@@ -85,7 +125,7 @@ export function moveText(move: Move): string {
 
 /** Whether two moves are the same move (same card, same steps in the same order). */
 export function sameMove(a: Move, b: Move): boolean {
-  if (a.action !== b.action) return false;
+  if (checkedMove(a).action !== checkedMove(b).action) return false;
   if (a.action === "pass") return true;
   if (a.card !== (b as Discard | Play).card) return false;
   if (a.action === "discard") return true;

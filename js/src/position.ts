@@ -26,8 +26,8 @@ import { isHome, isValidLocation, locationName, parseLocation, PEGS_PER_SEAT, ST
 import { cardsOf, formatCards, type Rank } from "./cards.js";
 import { PositionError, quoted } from "./errors.js";
 import { findPreset, PRESETS, RULE_FIELDS, ruleText, withRule, ARIZONA } from "./rules.js";
-import type { GameState } from "./state.js";
-import { guarded } from "./validate.js";
+import { SEED_DIGITS, type GameState } from "./state.js";
+import { guarded, sealed } from "./validate.js";
 
 /** The position `text` describes; {@link PositionError} says what is wrong. */
 export function parsePosition(text: string): GameState {
@@ -49,12 +49,14 @@ export function parsePosition(text: string): GameState {
     items.delete(key);
     return value;
   };
-  const int = (key: string, fallback: number): number => {
+  const digits = (key: string): string | undefined => {
     const value = take(key);
-    if (value === undefined) return fallback;
-    if (!/^-?[0-9]+$/.test(value)) throw new PositionError(`${key}: expected a whole number, got ${quoted(value)}`);
-    return Number(value);
+    if (value !== undefined && !/^-?[0-9]+$/.test(value)) {
+      throw new PositionError(`${key}: expected a whole number, got ${quoted(value)}`);
+    }
+    return value;
   };
+  const int = (key: string, fallback: number): number => Number(digits(key) ?? fallback);
   let rules = findPreset(take("rules") ?? "arizona");
   for (const key of [...items.keys()]) {
     if (key.startsWith("rule ")) rules = withRule(rules, key.slice(5), take(key) as string);
@@ -69,7 +71,7 @@ export function parsePosition(text: string): GameState {
   if (turn < 0 || turn >= players) throw new PositionError(`turn: no seat ${turn} among ${players}`);
   const dealer = int("dealer", (turn + players - 1) % players);
   if (dealer < 0 || dealer >= players) throw new PositionError(`dealer: no seat ${dealer} among ${players}`);
-  const seed = BigInt(int("seed", 0));
+  const seed = seedOfText(digits("seed") ?? "0");
   const pegs: number[][] = [];
   const hands: Rank[][] = [];
   for (let seat = 0; seat < players; seat++) {
@@ -97,7 +99,15 @@ export function parsePosition(text: string): GameState {
   }
   if (items.size) throw new PositionError(`unknown item(s): ${[...items.keys()].sort().join(", ")}`);
   checkPegs(pegs, players);
-  return { rules, pegs, hands, drawPile: draw, discardPile: discard, turn, dealer, seed, reshuffles: 0, ply: 0, winner };
+  return sealed({ rules, pegs, hands, drawPile: draw, discardPile: discard, turn, dealer, seed, reshuffles: 0, ply: 0, winner });
+}
+
+/** A seed line's digits, exactly, refused beyond {@link SEED_DIGITS} digits before it is read. */
+function seedOfText(text: string): bigint {
+  if (text.replace("-", "").length > SEED_DIGITS) {
+    throw new PositionError(`seed: a whole number of more than ${SEED_DIGITS} digits`);
+  }
+  return BigInt(text);
 }
 
 function cards(text: string): Rank[] {

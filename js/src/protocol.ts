@@ -10,7 +10,7 @@
  * @module
  */
 import { buildDeck, cardOf, cardsOf, countCards, type Rank } from "./cards.js";
-import { FormatError, IllegalMoveError, PegsError } from "./errors.js";
+import { FormatError, IllegalMoveError, PegsError, quoted } from "./errors.js";
 import { parseJson, stringify, type Json } from "./json.js";
 import { legalMoves } from "./movegen.js";
 import { moveText, parseNotation, type Move } from "./moves.js";
@@ -21,6 +21,7 @@ import { fromData, toData } from "./serialize.js";
 import { deal, newGame, reshuffled, type GameState } from "./state.js";
 import { apply } from "./turn.js";
 import { repr } from "./text.js";
+import { sealed } from "./validate.js";
 import { VERSION } from "./version.js";
 
 /** The protocol version this engine speaks. */
@@ -67,7 +68,9 @@ export function handle(request: unknown): Answer | null {
     if (kind === "quit") return null;
     const answer = typeof kind === "string" && Object.prototype.hasOwnProperty.call(ANSWERS, kind) ? ANSWERS[kind] : undefined;
     if (answer === undefined) {
-      throw new ProtocolError(`unknown request type ${repr(kind)}; known: ${Object.keys(ANSWERS).join(", ")}`);
+      // the reference's words: the transcript of specs/protocol.md is the same from either engine
+      const shown = typeof kind === "string" ? quoted(kind) : repr(kind);
+      throw new ProtocolError(`unknown request type ${shown}; known: ${Object.keys(ANSWERS).join(", ")}`);
     }
     return { id, ...answer(object) };
   } catch (error) {
@@ -186,7 +189,7 @@ function testState(data: Record<string, unknown>): GameState {
     const whole = { format: 1, type: "state", ...data, discard_pile: [...out, ...(data["discard_pile"] as string[])] };
     try {
       const state = fromData(whole, "state");
-      return { ...state, discardPile: state.discardPile.slice(out.length) };
+      return sealed({ ...state, discardPile: state.discardPile.slice(out.length) });
     } catch (again) {
       if (again instanceof FormatError) throw new ProtocolError(`state: ${again.message}`);
       throw again;
@@ -236,7 +239,7 @@ function applyWithPile(state: GameState, move: Move, pile: readonly Rank[] | und
   hand.sort((a, b) => a - b);
   const hands = [...after.hands];
   hands[drawer] = hand;
-  return { ...after, hands, drawPile: pile.slice(taken) };
+  return sealed({ ...after, hands, drawPile: pile.slice(taken) });
 }
 
 /** The answer line to a request line longer than {@link MAX_REQUEST} bytes. */

@@ -21,7 +21,7 @@ export class Twister {
 
   /** A generator keyed by `seed`: a whole number, a text or bytes (see the module). */
   constructor(seed: bigint | string | Uint8Array) {
-    this.seed(typeof seed === "bigint" ? wordsOf(seed) : wordsOf(keyOf(seed)));
+    this.seed(typeof seed === "bigint" ? wordsOf(seed) : keyOf(seed));
   }
 
   /** The next 32 random bits, as a whole number. */
@@ -118,23 +118,33 @@ export class Twister {
   }
 }
 
-/** The 32-bit words of `|n|`, least significant first (one zero word for 0). */
+/** The 32-bit words of `|n|`, least significant first (one zero word for 0); linear in its size. */
 function wordsOf(n: bigint): Uint32Array {
-  let rest = n < 0n ? -n : n;
-  const words: number[] = [];
-  while (rest > 0n) {
-    words.push(Number(rest & 0xffffffffn));
-    rest >>= 32n;
+  const hex = (n < 0n ? -n : n).toString(16);
+  const words = new Uint32Array(Math.ceil(hex.length / 8));
+  for (let k = 0, end = hex.length; end > 0; k++, end -= 8) {
+    words[k] = parseInt(hex.slice(Math.max(0, end - 8), end), 16);
   }
-  return Uint32Array.from(words.length ? words : [0]);
+  return words;
 }
 
-/** The whole number CPython makes of a text or byte seed: its bytes then their SHA-512. */
-function keyOf(seed: string | Uint8Array): bigint {
-  const bytes = typeof seed === "string" ? new TextEncoder().encode(seed) : seed;
-  const digest = sha512(bytes);
-  let n = 0n;
-  for (const byte of bytes) n = (n << 8n) | BigInt(byte);
-  for (const byte of digest) n = (n << 8n) | BigInt(byte);
-  return n;
+/**
+ * The words of the whole number CPython makes of a text or byte seed: its bytes then their
+ * SHA-512, read big-endian (leading zero words dropped, as the number has none).
+ */
+function keyOf(seed: string | Uint8Array): Uint32Array {
+  const text = typeof seed === "string" ? new TextEncoder().encode(seed) : seed;
+  const digest = sha512(text);
+  const bytes = new Uint8Array(text.length + digest.length);
+  bytes.set(text);
+  bytes.set(digest, text.length);
+  const words = new Uint32Array(Math.ceil(bytes.length / 4));
+  for (let i = 0; i < bytes.length; i++) {
+    const fromEnd = bytes.length - 1 - i;
+    const k = fromEnd >> 2;
+    words[k] = ((words[k] as number) | ((bytes[i] as number) << (8 * (fromEnd & 3)))) >>> 0;
+  }
+  let used = words.length;
+  while (used > 1 && words[used - 1] === 0) used--;
+  return words.subarray(0, used);
 }

@@ -11,8 +11,8 @@ import { START } from "./board.js";
 import { countCards, buildDeck, isRank, type Rank } from "./cards.js";
 import { FormatError, IllegalMoveError, NotationError, PegsError, PositionError, ReplayError } from "./errors.js";
 import { moveText, parseNotation, type Move } from "./moves.js";
-import { ARIZONA, deckFor, type Rules } from "./rules.js";
-import { deal, newGame, type GameState } from "./state.js";
+import { ARIZONA, checkedRules, deckFor, rulesProblem, type Rules } from "./rules.js";
+import { deal, isSeed, newGame, seedProblem, type GameState } from "./state.js";
 import { repr } from "./text.js";
 import { apply } from "./turn.js";
 import { guarded } from "./validate.js";
@@ -41,17 +41,34 @@ export function makeRecord(fields: {
   readonly deck?: readonly Rank[] | null;
   readonly moves?: readonly string[];
 }): GameRecord {
+  if (typeof fields !== "object" || fields === null) throw new FormatError([`not a game record: ${repr(fields)}`]);
+  const rules = fields.rules ?? ARIZONA;
+  const problem = rulesProblem(rules);
+  if (problem !== undefined) throw new FormatError([`rules: ${problem}`]);
+  const deck: unknown = fields.deck ?? null;
+  const moves: unknown = fields.moves ?? [];
   const record: GameRecord = {
-    rules: fields.rules ?? ARIZONA,
+    rules: checkedRules(rules),
     players: fields.players,
     seed: fields.seed,
     dealer: fields.dealer ?? null,
-    deck: fields.deck ?? null,
-    moves: fields.moves ?? [],
+    deck: Array.isArray(deck) ? Object.freeze([...(deck as Rank[])]) : (deck as null),
+    moves: Array.isArray(moves) ? [...(moves as string[])] : (moves as string[]),
   };
   const problems = recordProblems(record);
   if (problems.length) throw new FormatError(problems);
-  return { ...record, moves: record.moves.map((text) => moveText(parseNotation(text))) };
+  const made = Object.freeze({ ...record, moves: Object.freeze(record.moves.map((text) => moveText(parseNotation(text)))) });
+  MADE.add(made);
+  return made;
+}
+
+/** The records the package made (checked, frozen, their moves in canonical notation). */
+const MADE = new WeakSet<object>();
+
+/** `record` if the package made it, else a checked copy; {@link FormatError} lists every problem. */
+export function checkedRecord(record: GameRecord): GameRecord {
+  if (typeof record === "object" && record !== null && MADE.has(record)) return record;
+  return makeRecord(record);
 }
 
 function recordProblems(record: GameRecord): string[] {
@@ -63,16 +80,16 @@ function recordProblems(record: GameRecord): string[] {
     );
     players = 0;
   }
-  if (typeof record.seed !== "bigint") problems.push(`seed: expected a whole number, not ${repr(record.seed)}`);
+  if (!isSeed(record.seed)) problems.push(`seed: ${seedProblem(record.seed)}`);
   const dealer = record.dealer;
   if (dealer !== null && !(Number.isInteger(dealer) && dealer >= 0 && dealer < Math.max(players, 1))) {
-    problems.push(`dealer: expected a seat or None, not ${repr(dealer)}`);
+    problems.push(`dealer: expected a seat or null, not ${repr(dealer)}`);
   }
   const deck = record.deck;
   if (deck !== null) {
     if (dealer === null) problems.push("dealer: a record with a deck order names its dealer");
     if (!(Array.isArray(deck) && deck.every(isRank))) {
-      problems.push("deck: expected a tuple of cards");
+      problems.push("deck: expected an array of cards");
     } else if (players) {
       const [decks, jokers] = deckFor(record.rules, players);
       const want = countCards(buildDeck(decks, jokers));
@@ -82,7 +99,7 @@ function recordProblems(record: GameRecord): string[] {
   }
   const moves: unknown = record.moves;
   if (!Array.isArray(moves)) {
-    problems.push(`moves: expected a tuple of move texts, not ${repr(moves)}`);
+    problems.push(`moves: expected an array of move texts, not ${repr(moves)}`);
     return problems;
   }
   (moves as unknown[]).forEach((text, index) => {
@@ -97,7 +114,8 @@ function recordProblems(record: GameRecord): string[] {
 }
 
 /** The position before the record's first move. */
-export function recordStart(record: GameRecord): GameState {
+export function recordStart(given: GameRecord): GameState {
+  const record = checkedRecord(given);
   if (record.deck === null) {
     return newGame(record.players, {
       seed: record.seed,
@@ -192,7 +210,8 @@ function listedTexts(start: GameState, moves: readonly (Move | string)[]): strin
  * The position after every move of `record`. Throws {@link ReplayError} at the first move that
  * is not legal, with its turn (the first move is turn 1), the ruling and the reason.
  */
-export function replay(record: GameRecord): GameState {
+export function replay(given: GameRecord): GameState {
+  const record = checkedRecord(given);
   let state = recordStart(record);
   record.moves.forEach((text, index) => {
     try {

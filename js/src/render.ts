@@ -48,14 +48,13 @@ import { PositionError } from "./errors.js";
 import { moveText, type Move, type Step } from "./moves.js";
 import type { GameState } from "./state.js";
 import { repr } from "./text.js";
-import { guarded } from "./validate.js";
 
 /**
  * Peg colour of each seat: the Okabe-Ito palette, which stays distinct for colour-blind
  * viewers; pegs also carry their seat number, so colour is never the only cue. Even (team 0)
  * seats have the cool colours, odd (team 1) the warm ones.
  */
-export const SEAT_COLOURS: readonly string[] = [
+export const SEAT_COLOURS: readonly string[] = Object.freeze([
   "#0072B2", // blue
   "#E69F00", // orange
   "#009E73", // bluish green
@@ -64,7 +63,7 @@ export const SEAT_COLOURS: readonly string[] = [
   "#D55E00", // vermillion
   "#4D4D4D", // dark grey
   "#F0E442", // yellow
-];
+]);
 
 const NAMES = ["blue", "orange", "green", "purple", "sky blue", "vermillion", "grey", "yellow"];
 
@@ -92,27 +91,25 @@ export interface SvgOptions {
  * highlight that is not a track hole or a size that is not a whole number of at least 50.
  */
 export function svg(state: Drawable, move?: Move | null, options: SvgOptions = {}): string {
-  return guarded(state, () => {
-    checkState(state);
-    checkMove(state, move);
-    const { highlight = [], labels = true, size = 520 } = options ?? {};
-    if (!Number.isSafeInteger(size) || size < 50) {
-      throw new PositionError(`size must be a whole number of pixels >= 50, not ${repr(size)}`);
+  checkState(state);
+  checkMove(state, move);
+  const { highlight = [], labels = true, size = 520 } = options ?? {};
+  if (!Number.isSafeInteger(size) || size < 50) {
+    throw new PositionError(`size must be a whole number of pixels >= 50, not ${repr(size)}`);
+  }
+  const holes = trackLength(state.pegs.length);
+  if (typeof (highlight as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== "function") {
+    throw new PositionError(`highlight must list track holes (0..${holes - 1}), not ${repr(highlight)}`);
+  }
+  const marked = new Set<number>();
+  for (const hole of highlight as Iterable<unknown>) {
+    if (!Number.isInteger(hole) || (hole as number) < 0 || (hole as number) >= holes) {
+      throw new PositionError(`cannot highlight ${repr(hole)}: track holes are 0..${holes - 1}`);
     }
-    const holes = trackLength(state.pegs.length);
-    if (typeof (highlight as Partial<Iterable<unknown>> | null)?.[Symbol.iterator] !== "function") {
-      throw new PositionError(`highlight must list track holes (0..${holes - 1}), not ${repr(highlight)}`);
-    }
-    const marked = new Set<number>();
-    for (const hole of highlight as Iterable<unknown>) {
-      if (!Number.isInteger(hole) || (hole as number) < 0 || (hole as number) >= holes) {
-        throw new PositionError(`cannot highlight ${repr(hole)}: track holes are 0..${holes - 1}`);
-      }
-      marked.add(hole as number);
-    }
-    const sorted = [...marked].sort((a, b) => a - b);
-    return new Drawing(state, move ?? null, sorted, Boolean(labels), size).document();
-  });
+    marked.add(hole as number);
+  }
+  const sorted = [...marked].sort((a, b) => a - b);
+  return new Drawing(state, move ?? null, sorted, Boolean(labels), size).document();
 }
 
 // --------------------------------------------------------------------------

@@ -6,6 +6,7 @@
  * @module
  */
 import { RulesError } from "./errors.js";
+import { frozenMap } from "./frozen.js";
 import { repr } from "./text.js";
 
 /** Whose pegs a player moves (`team.control`). */
@@ -104,31 +105,22 @@ const ARIZONA_FIELDS: Rules = {
   twoSwap: false,
 };
 
+/** The rules objects the package made: frozen deeply, checked once. */
+const MADE = new WeakSet<object>();
+
 /**
  * A checked, frozen rules object: `changes` on top of `base` (default {@link ARIZONA}).
  * Throws {@link RulesError} saying what cannot be played.
  */
 export function makeRules(changes: Partial<Rules> = {}, base: Rules = ARIZONA_FIELDS): Rules {
-  const rules = { ...base, ...changes };
+  if (typeof changes !== "object" || changes === null || Array.isArray(changes)) {
+    throw new RulesError(`changes: not an object, but ${repr(changes)}`);
+  }
+  const rules = { ...(base === ARIZONA_FIELDS ? base : checkedRules(base)), ...changes };
   check(rules);
-  return deepFreeze({
-    name: rules.name,
-    playerCounts: [...rules.playerCounts],
-    decks: rules.decks.map((row) => [row[0], row[1], row[2]] as const),
-    handSize: rules.handSize,
-    drawFirst: rules.drawFirst,
-    control: rules.control,
-    jokerSource: rules.jokerSource,
-    nine: rules.nine,
-    faceValues: [rules.faceValues[0], rules.faceValues[1], rules.faceValues[2]],
-    homeEntryCompulsory: rules.homeEntryCompulsory,
-    waitOnInSpot: rules.waitOnInSpot,
-    inSpotOccupied: rules.inSpotOccupied,
-    twoSwap: rules.twoSwap,
-  });
+  return made(rules);
 }
 
-/** The default preset: Arizona Pegs and Jokers. */
 export const ARIZONA: Rules = makeRules();
 
 /** The sister rules, Pegs and Jokers: draw to six first, own pegs until home, plain 9. */
@@ -141,7 +133,7 @@ export const STANDARD: Rules = makeRules({
 });
 
 /** The presets by name. */
-export const PRESETS: ReadonlyMap<string, Rules> = new Map([
+export const PRESETS: ReadonlyMap<string, Rules> = frozenMap([
   ["arizona", ARIZONA],
   ["standard", STANDARD],
 ]);
@@ -157,14 +149,16 @@ export function findPreset(name: string): Rules {
 
 /** `[decks, jokers]` used with `players` seats (`deck.composition`). */
 export function deckFor(rules: Rules, players: number): readonly [number, number] {
-  for (const [count, decks, jokers] of rules.decks) {
+  for (const [count, decks, jokers] of checkedRules(rules).decks) {
     if (count === players) return [decks, jokers];
   }
-  throw new RulesError(`preset ${repr(rules.name)} has no deck for ${players} players`);
+  throw new RulesError(`preset ${repr(rules.name)} has no deck for ${repr(players)} players`);
 }
 
 /** Whether two rules objects are equal field by field. */
 export function sameRules(a: Rules, b: Rules): boolean {
+  checkedRules(a);
+  checkedRules(b);
   if (a === b) return true;
   return RULE_FIELDS.every(([, key]) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
 }
@@ -291,9 +285,47 @@ function snake(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-function deepFreeze<T extends object>(value: T): T {
-  for (const inner of Object.values(value)) {
-    if (typeof inner === "object" && inner !== null) deepFreeze(inner as object);
+/** A frozen copy of checked `rules`, field by field, remembered as made by the package. */
+function made(rules: Rules): Rules {
+  const copy: Rules = {
+    name: rules.name,
+    playerCounts: Object.freeze([...rules.playerCounts]),
+    decks: Object.freeze(rules.decks.map((row) => Object.freeze([row[0], row[1], row[2]] as const))),
+    handSize: rules.handSize,
+    drawFirst: rules.drawFirst,
+    control: rules.control,
+    jokerSource: rules.jokerSource,
+    nine: rules.nine,
+    faceValues: Object.freeze([rules.faceValues[0], rules.faceValues[1], rules.faceValues[2]] as const),
+    homeEntryCompulsory: rules.homeEntryCompulsory,
+    waitOnInSpot: rules.waitOnInSpot,
+    inSpotOccupied: rules.inSpotOccupied,
+    twoSwap: rules.twoSwap,
+  };
+  MADE.add(Object.freeze(copy));
+  return copy;
+}
+
+/**
+ * `rules` if the package made it; a hand-built rules object checked and copied (frozen, so that
+ * no later change to the caller's object changes a game); {@link RulesError} if it is not one.
+ */
+export function checkedRules(rules: unknown): Rules {
+  if (typeof rules === "object" && rules !== null && MADE.has(rules)) return rules as Rules;
+  if (typeof rules !== "object" || rules === null || Array.isArray(rules)) {
+    throw new RulesError(`not a rules object: ${repr(rules)}`);
   }
-  return Object.freeze(value);
+  check(rules as Rules);
+  return made(rules as Rules);
+}
+
+/** Why `rules` is not a rules object the engine can play by, or `undefined` if it is one. */
+export function rulesProblem(rules: unknown): string | undefined {
+  try {
+    checkedRules(rules);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RulesError) return error.message;
+    throw error;
+  }
 }

@@ -5,9 +5,10 @@
  *
  * @module
  */
+import { frozenMap } from "./frozen.js";
 
 /** Every ruling id, with its one-line summary. */
-export const RULINGS: ReadonlyMap<string, string> = new Map([
+export const RULINGS: ReadonlyMap<string, string> = frozenMap([
   ["board.sides", "One identical side per seat; 4, 6 or 8 seats; two teams seated alternately."],
   ["board.geometry", "18 track holes per side; seat s has in-spot 18s+3 and come-out 18s+8."],
   ["board.pegs", "Five pegs per seat, all starting in that seat's start area."],

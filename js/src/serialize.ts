@@ -14,16 +14,17 @@
  * @module
  */
 import { locationName, parseLocation, type Location } from "./board.js";
-import { cardOf, cardSymbol, type Rank } from "./cards.js";
+import { cardOf, cardSymbol, isRank, type Rank } from "./cards.js";
 import { FormatError, PegsError } from "./errors.js";
-import { eventText, type GameEvent } from "./events.js";
+import { checkedEvents, eventText, type GameEvent } from "./events.js";
 import { JsonFloat, parseJson, stringify, type Json } from "./json.js";
-import { moveText, type Move, type Step } from "./moves.js";
-import { makeRecord, type GameRecord } from "./records.js";
-import { CHOICES, makeRules, RULE_FIELDS, type Rules } from "./rules.js";
+import { checkedMove, moveText, type Move, type Step } from "./moves.js";
+import { checkedRecord, makeRecord, type GameRecord } from "./records.js";
+import { CHOICES, checkedRules, makeRules, RULE_FIELDS, rulesProblem, type Rules } from "./rules.js";
 import { RULINGS } from "./rulings.js";
-import type { GameState } from "./state.js";
-import { guarded, validate } from "./validate.js";
+import { isSeed, SEED_DIGITS, type GameState } from "./state.js";
+import { guarded, sealed, validate } from "./validate.js";
+import { repr } from "./text.js";
 import type { Explanation } from "./verdict.js";
 import type { PlayerView } from "./views.js";
 
@@ -41,8 +42,18 @@ export interface WriteOptions {
 
 /** `value` as a JSON document, byte for byte as the reference engine's `to_json` writes it. */
 export function toJson(value: Document, options: WriteOptions = {}): string {
-  return stringify(toData(value), options.indent);
+  return stringify(toData(value), indentOf(options));
 }
+
+/** The indent `options` asks for: none, or 0 to 64 spaces; {@link FormatError} otherwise. */
+function indentOf(options: unknown): number | undefined {
+  if (typeof options !== "object" || options === null) throw new FormatError([`options: not an object, but ${repr(options)}`]);
+  const indent = (options as WriteOptions).indent;
+  if (indent === undefined || (Number.isInteger(indent) && indent >= 0 && indent <= MAX_INDENT)) return indent;
+  throw new FormatError([`indent: expected a whole number 0..${MAX_INDENT} of spaces, not ${repr(indent)}`]);
+}
+
+const MAX_INDENT = 64;
 
 /** `value` as the JSON-ready object {@link toJson} writes. */
 export function toData(value: Document): Record<string, unknown> {
@@ -50,12 +61,15 @@ export function toData(value: Document): Record<string, unknown> {
   const v = value as unknown as Record<string, unknown>;
   if (typeof v !== "object" || v === null) throw new FormatError([`cannot write ${typeof v} as a JSON document`]);
   if ("drawPile" in v) return { ...head, type: "state", ...guarded(value, () => stateData(value as GameState)) };
-  if ("action" in v) return { ...head, type: "move", ...moveData(value as Move) };
-  if ("handSize" in v) return { ...head, type: "rules", ...rulesData(value as Rules) };
-  if ("moves" in v && "players" in v) return { ...head, type: "record", ...recordData(value as GameRecord) };
-  if ("handSizes" in v) return { ...head, type: "view", ...viewData(value as PlayerView) };
+  if ("action" in v) return { ...head, type: "move", ...moveData(checkedMove(value)) };
+  if ("handSize" in v) return { ...head, type: "rules", ...rulesData(checkedRules(value)) };
+  if ("moves" in v && "players" in v) return { ...head, type: "record", ...recordData(checkedRecord(value as GameRecord)) };
+  if ("handSizes" in v) return { ...head, type: "view", ...viewData(checkedView(value)) };
   if ("legal" in v) {
     const e = value as Explanation;
+    if (typeof e.legal !== "boolean" || !(e.rule === null || typeof e.rule === "string") || typeof e.reason !== "string") {
+      throw new FormatError(["$: an explanation holds legal (true or false), rule (text or null) and reason (text)"]);
+    }
     return { ...head, type: "explanation", legal: e.legal, rule: e.rule, reason: e.reason };
   }
   throw new FormatError(["cannot write this value as a JSON document"]);
@@ -63,11 +77,13 @@ export function toData(value: Document): Record<string, unknown> {
 
 /** A `moves` document: `moves` in the order given, each with its notation. */
 export function movesToJson(moves: readonly Move[], options: WriteOptions = {}): string {
-  return stringify(movesToData(moves), options.indent);
+  return stringify(movesToData(moves), indentOf(options));
 }
 
 /** The object {@link movesToJson} writes. */
 export function movesToData(moves: readonly Move[]): Record<string, unknown> {
+  const given: unknown = moves;
+  if (!Array.isArray(given)) throw new FormatError([`$: expected an array of moves, not ${repr(given)}`]);
   return { format: FORMAT, type: "moves", moves: moves.map((m) => ({ notation: moveText(m), ...moveData(m) })) };
 }
 
@@ -76,11 +92,15 @@ export function movesToData(moves: readonly Move[]): Record<string, unknown> {
  * for spectators; `null`: nothing hidden, for a trusted reader only).
  */
 export function eventsToJson(events: readonly GameEvent[], seat: number | "public" | null, options: WriteOptions = {}): string {
-  return stringify(eventsToData(events, seat), options.indent);
+  return stringify(eventsToData(events, seat), indentOf(options));
 }
 
 /** The object {@link eventsToJson} writes. */
 export function eventsToData(events: readonly GameEvent[], seat: number | "public" | null): Record<string, unknown> {
+  checkedEvents(events);
+  if (!(seat === null || seat === "public" || (Number.isInteger(seat) && seat >= 0 && seat < 8))) {
+    throw new FormatError([`seat: expected a seat (0..7), "public" or null, not ${repr(seat)}`]);
+  }
   const shown =
     seat === null
       ? events
@@ -270,9 +290,11 @@ const readInt: Read<number> = (r, data, path) => {
   throw r.bad(path, `expected a whole number, not ${describe(data)}`);
 };
 
-const readBig: Read<bigint> = (r, data, path) => {
-  if (typeof data === "bigint") return data;
-  if (typeof data === "number" && Number.isInteger(data)) return BigInt(data);
+/** A seed: a whole number of at most {@link SEED_DIGITS} digits, read exactly. */
+const readSeed: Read<bigint> = (r, data, path) => {
+  if (isSeed(data)) return data;
+  if (typeof data === "number" && Number.isSafeInteger(data)) return BigInt(data);
+  if (typeof data === "bigint") throw r.bad(path, `a whole number of more than ${SEED_DIGITS} digits`);
   throw r.bad(path, `expected a whole number, not ${describe(data)}`);
 };
 
@@ -449,7 +471,7 @@ function readState(r: Reader, data: Record<string, unknown>, path: string): Game
     discard_pile: readCards,
     turn: readInt,
     dealer: readInt,
-    seed: readBig,
+    seed: readSeed,
     reshuffles: readInt,
     ply: readInt,
     winner: nullable(readInt),
@@ -472,7 +494,7 @@ function readState(r: Reader, data: Record<string, unknown>, path: string): Game
     for (const problem of problems) r.bad(path, `impossible state: ${problem}`);
     throw new Invalid();
   }
-  return state;
+  return sealed(state);
 }
 
 function readRecord(r: Reader, data: Record<string, unknown>, path: string): GameRecord {
@@ -483,7 +505,7 @@ function readRecord(r: Reader, data: Record<string, unknown>, path: string): Gam
     {
       rules: readRules,
       players: readInt,
-      seed: readBig,
+      seed: readSeed,
       dealer: nullable(readInt),
       deck: nullable(readCards),
       moves: listOf(readStr),
@@ -538,6 +560,37 @@ function readView(r: Reader, data: Record<string, unknown>, path: string): Playe
   const problem = viewProblem(seen);
   if (problem !== undefined) throw r.bad(path, `impossible view: ${problem}`);
   return seen;
+}
+
+/** `value` if it is a view some real game agrees with; else a {@link FormatError} saying why not. */
+function checkedView(value: unknown): PlayerView {
+  const problem = viewError(value);
+  if (problem !== undefined) throw new FormatError([`$: ${problem}`]);
+  return value as PlayerView;
+}
+
+/** Why `value` is not a view some real game agrees with (any value), or `undefined`. */
+export function viewError(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return `not a view: ${repr(value)}`;
+  const v = value as Record<string, unknown>;
+  const rules = rulesProblem(v["rules"]);
+  if (rules !== undefined) return `rules: ${rules}`;
+  for (const name of ["seat", "drawPileSize", "turn", "dealer", "reshuffles", "ply"]) {
+    if (!Number.isSafeInteger(v[name])) return `${name}: expected a whole number, not ${repr(v[name])}`;
+  }
+  const winner = v["winner"];
+  if (!(winner === null || winner === 0 || winner === 1)) return `winner: expected 0, 1 or null, not ${repr(winner)}`;
+  const pegs = v["pegs"];
+  if (!(Array.isArray(pegs) && pegs.every((row) => Array.isArray(row) && row.every(Number.isSafeInteger)))) {
+    return "pegs: expected an array of arrays of locations, one per seat";
+  }
+  for (const name of ["hand", "discardPile"]) {
+    const cards = v[name];
+    if (!(Array.isArray(cards) && cards.every(isRank))) return `${name}: expected an array of cards`;
+  }
+  const sizes = v["handSizes"];
+  if (!(Array.isArray(sizes) && sizes.every(Number.isSafeInteger))) return "handSizes: expected an array of counts";
+  return viewProblem(value as PlayerView);
 }
 
 /** What makes a view impossible: whether some full state agrees with it (`undefined` if one does). */

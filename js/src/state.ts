@@ -8,12 +8,13 @@ import { PEGS_PER_SEAT, START, type Location } from "./board.js";
 import { buildDeck, type Rank } from "./cards.js";
 import { PositionError } from "./errors.js";
 import { Twister } from "./random.js";
-import { ARIZONA, deckFor, type Rules } from "./rules.js";
+import { ARIZONA, checkedRules, deckFor, type Rules } from "./rules.js";
 import { repr } from "./text.js";
+import { sealed } from "./validate.js";
 
 /**
  * A complete game position, hidden cards included. States are never changed: {@link apply}
- * returns a new one.
+ * returns a new one, and every state the package makes is frozen, its rows and piles too.
  */
 export interface GameState {
   /** The rules in force. */
@@ -42,7 +43,10 @@ export interface GameState {
 
 /** Options of {@link newGame}. */
 export interface NewGameOptions {
-  /** The seed (any whole number); without one, 128 random bits from the platform's crypto. */
+  /**
+   * The seed: a bigint of at most 4,300 digits, or a safe integer; without one, 128 random bits
+   * from the platform's crypto.
+   */
   readonly seed?: bigint | number;
   /** The rules, {@link ARIZONA} by default. */
   readonly rules?: Rules;
@@ -55,7 +59,10 @@ export interface NewGameOptions {
  * the same cards as the reference engine's `new_game`.
  */
 export function newGame(players = 4, options: NewGameOptions = {}): GameState {
-  const rules = options.rules ?? ARIZONA;
+  if (typeof options !== "object" || options === null) {
+    throw new PositionError(`options: not an object, but ${repr(options)}`);
+  }
+  const rules = options.rules === undefined ? ARIZONA : checkedRules(options.rules);
   const seed = seedOf(options.seed);
   if (typeof players !== "number" || !rules.playerCounts.includes(players)) {
     throw new PositionError(
@@ -92,7 +99,7 @@ export function deal(
     (hands[order[0] as number] as Rank[]).push(...draw.slice(0, 1));
     draw = draw.slice(1);
   }
-  return {
+  return sealed({
     rules,
     pegs: Array.from({ length: players }, () => new Array<Location>(PEGS_PER_SEAT).fill(START)),
     hands: hands.map((hand) => hand.sort((a, b) => a - b)),
@@ -104,42 +111,63 @@ export function deal(
     reshuffles: 0,
     ply: 0,
     winner: null,
-  };
+  });
+}
+
+/**
+ * The most decimal digits a seed may have: the longest whole number either engine reads from
+ * JSON or position text (Python's own limit), so that every game can be saved and read back.
+ */
+export const SEED_DIGITS = 4300;
+const SEED_BOUND = 10n ** BigInt(SEED_DIGITS);
+
+/** Whether `seed` is a seed the package accepts: a bigint of at most {@link SEED_DIGITS} digits. */
+export function isSeed(seed: unknown): seed is bigint {
+  return typeof seed === "bigint" && -SEED_BOUND < seed && seed < SEED_BOUND;
+}
+
+/** Why `seed` is not one: the end of a sentence starting "seed: ". */
+export function seedProblem(seed: unknown): string {
+  if (typeof seed === "bigint") return `a whole number of more than ${SEED_DIGITS} digits`;
+  if (typeof seed === "number" && Number.isInteger(seed)) {
+    return `${seed} is beyond 2^53, where a number loses digits: give a bigint`;
+  }
+  return `expected a whole number (a bigint or a safe integer), not ${repr(seed)}`;
 }
 
 /** The seed as a bigint; a fresh 128-bit one when none is given. */
-function seedOf(seed: bigint | number | undefined): bigint {
+function seedOf(seed: unknown): bigint {
   if (seed === undefined) {
     const words = new Uint32Array(4);
     globalThis.crypto.getRandomValues(words);
     return words.reduce((n, word) => (n << 32n) | BigInt(word), 0n);
   }
-  if (typeof seed === "bigint") return seed;
+  if (isSeed(seed)) return seed;
   if (typeof seed === "number" && Number.isSafeInteger(seed)) return BigInt(seed);
-  throw new PositionError(`seed must be a whole number, not ${repr(seed)}`);
+  throw new PositionError(`seed: ${seedProblem(seed)}`);
 }
 
 /**
  * The generator of the deal of game `seed`: keyed by the seed itself, or for a negative seed by
- * bytes of its own, so that `n` and `-n` deal different games (as the reference engine does).
+ * bytes of its own, so that `n` and `-n` deal different games (as the reference engine does):
+ * `"pegs-rules/negative/"` then the seed in two's complement, big-endian, in the fewest bytes
+ * that hold its sign. Linear in the seed's size.
  */
 export function shuffler(seed: bigint): Twister {
   if (seed >= 0n) return new Twister(seed);
   const size = Math.floor((bitLength(seed) + 8) / 8);
+  const hex = BigInt.asUintN(size * 8, seed).toString(16).padStart(size * 2, "0");
   const prefix = new TextEncoder().encode("pegs-rules/negative/");
   const bytes = new Uint8Array(prefix.length + size);
   bytes.set(prefix);
-  let rest = BigInt.asUintN(size * 8, seed); // two's complement, big-endian below
-  for (let i = bytes.length - 1; i >= prefix.length; i--) {
-    bytes[i] = Number(rest & 0xffn);
-    rest >>= 8n;
-  }
+  for (let i = 0; i < size; i++) bytes[prefix.length + i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return new Twister(bytes);
 }
 
 /** The bit length of a whole number (that of its absolute value), as Python's `bit_length`. */
 function bitLength(n: bigint): number {
-  return (n < 0n ? -n : n).toString(2).length - (n === 0n ? 1 : 0);
+  const hex = (n < 0n ? -n : n).toString(16);
+  return (hex.length - 1) * 4 + 32 - Math.clz32(parseInt(hex.charAt(0), 16));
 }
 
 const DECIMAL_SEEDS = 10n ** 4300n;

@@ -1,39 +1,33 @@
 /**
- * Values in messages, written as the reference engine writes them (Python's `repr`), so that
- * an error reads the same from either engine.
+ * Values in messages, written in JavaScript's words: `null`, `undefined`, `NaN`, `5n`, `"text"`,
+ * `[4, 6, 8]`, `an object`. Any value can be shown, and a long one is cut short.
  *
  * @module
  */
-import { quoted } from "./errors.js";
 
-/** `value` as Python's `repr` would show it: strings quoted, arrays as tuples, `None`... */
+/** The longest text or list shown whole; a longer one is cut short with `...`. */
+const SHOWN = 40;
+
+/** `value` as a message shows it (see the module); never throws. */
 export function repr(value: unknown): string {
-  if (typeof value === "string") return quoted(value);
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : pyFloat(value);
-  if (typeof value === "boolean") return value ? "True" : "False";
-  if (value === null || value === undefined) return "None";
-  if (Array.isArray(value)) {
-    const items = value.map(repr);
-    return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value.length > SHOWN ? `${value.slice(0, SHOWN)}...` : value);
+    case "bigint":
+      return value.toString(16).length > SHOWN ? "a whole number of many digits" : `${value}n`;
+    case "number":
+    case "boolean":
+    case "undefined":
+      return String(value);
+    case "symbol":
+      return "a symbol";
+    case "function":
+      return "a function";
   }
-  return typeName(value);
-}
-
-/** The name of a value's kind, as Python would name the matching type. */
-export function typeName(value: unknown): string {
-  if (value === null || value === undefined) return "NoneType";
-  if (typeof value === "string") return "str";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "bigint") return "int";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
-  if (Array.isArray(value)) return "list";
-  if (typeof value === "object") return "dict";
-  return typeof value;
-}
-
-function pyFloat(value: number): string {
-  if (Number.isNaN(value)) return "nan";
-  if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
-  return String(value);
+  if (value === null) return "null";
+  if (Array.isArray(value)) {
+    const items = (value as unknown[]).slice(0, 8).map((item) => (typeof item === "object" && item !== null ? "..." : repr(item)));
+    return `[${items.join(", ")}${value.length > 8 ? ", ..." : ""}]`;
+  }
+  return "an object";
 }

@@ -1,6 +1,7 @@
 /**
  * Whether a game state could occur in a real game: {@link validate} lists every way it could
- * not. The engine trusts its states; data from outside (JSON, a database, another program) is
+ * not. The engine trusts the states it made (frozen); any other state is checked before use, at
+ * every call ({@link checkState}), and data from outside (JSON, a database, another program) is
  * checked with this first ({@link fromJson} does). It checks:
  *
  * - the seat count is one the rules allow (`board.sides`);
@@ -17,19 +18,26 @@
  */
 import { isHome, isValidLocation, locationName, PEGS_PER_SEAT, START, teamOf } from "./board.js";
 import { cardSymbol, countCards, isRank, RANKS, type Rank } from "./cards.js";
-import { PegsError, PositionError } from "./errors.js";
-import { deckFor, type Rules } from "./rules.js";
-import type { GameState } from "./state.js";
+import { PositionError } from "./errors.js";
+import { deckFor, rulesProblem, type Rules } from "./rules.js";
+import { isSeed, seedProblem, type GameState } from "./state.js";
 import { repr } from "./text.js";
 
 /** Every problem that makes `state` impossible, one sentence each; `[]` if none. */
 export function validate(state: unknown): string[] {
+  return problemsOf(state, false);
+}
+
+/**
+ * Every problem of `state`; with `outOfPlay`, cards may fall short of the deck (the rest out of
+ * play, as in a position made by hand), but never exceed it.
+ */
+function problemsOf(state: unknown, outOfPlay: boolean): string[] {
   if (typeof state !== "object" || state === null) return [`not a game state: ${repr(state)}`];
   const s = state as Record<string, unknown>;
-  const rules = s["rules"] as Rules | undefined;
-  if (typeof rules !== "object" || rules === null || !Array.isArray(rules.playerCounts)) {
-    return ["rules: not a rules object"];
-  }
+  const rulesProblemText = rulesProblem(s["rules"]);
+  if (rulesProblemText !== undefined) return [`rules: ${rulesProblemText}`];
+  const rules = s["rules"] as Rules;
   const problems: string[] = [];
   const pegs = s["pegs"];
   const pegsOk = isRows(pegs, (p) => Number.isInteger(p));
@@ -50,13 +58,11 @@ export function validate(state: unknown): string[] {
       problems.push(`${name}: expected a count (0 or more), not ${repr(value)}`);
     }
   }
-  if (typeof s["seed"] !== "bigint") {
-    problems.push(`seed: expected a whole number (a bigint), not ${repr(s["seed"])}`);
-  }
+  if (!isSeed(s["seed"])) problems.push(`seed: ${seedProblem(s["seed"])}`);
   const winner = s["winner"];
   const winnerOk = winner === null || winner === 0 || winner === 1;
   if (!winnerOk) problems.push(`winner: expected team 0, team 1 or null, not ${repr(winner)}`);
-  const cardsOk = cardProblems(problems, s, rules, players);
+  const cardsOk = cardProblems(problems, s, rules, players, outOfPlay);
   if (cardsOk && turnOk && winnerOk) problems.push(...handSizeProblems(state as GameState));
   if (pegsOk && winnerOk && turnOk && players) problems.push(...winnerProblems(state as GameState));
   return problems;
@@ -68,19 +74,83 @@ export function malformed(problems: readonly string[]): PositionError {
 }
 
 /**
- * `work()` on `state`, any error it runs into that is not the package's own turned into a
- * {@link PositionError} naming what {@link validate} finds (a hand-built state the engine cannot
- * work on). If it finds nothing, the error had another cause and is thrown as it is.
+ * A state the package made: frozen, like its rows and piles, so trusted without another look.
+ * The private field marks it: no copy or look-alike of it has one.
  */
-export function guarded<T>(state: unknown, work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    if (error instanceof PegsError) throw error;
-    const problems = validate(state);
-    if (problems.length) throw malformed(problems);
-    throw error;
+class Made implements GameState {
+  readonly #made = true;
+  readonly rules: Rules;
+  readonly pegs: GameState["pegs"];
+  readonly hands: GameState["hands"];
+  readonly drawPile: GameState["drawPile"];
+  readonly discardPile: GameState["discardPile"];
+  readonly turn: number;
+  readonly dealer: number;
+  readonly seed: bigint;
+  readonly reshuffles: number;
+  readonly ply: number;
+  readonly winner: 0 | 1 | null;
+
+  constructor(state: GameState) {
+    this.rules = state.rules;
+    this.pegs = state.pegs;
+    this.hands = state.hands;
+    this.drawPile = state.drawPile;
+    this.discardPile = state.discardPile;
+    this.turn = state.turn;
+    this.dealer = state.dealer;
+    this.seed = state.seed;
+    this.reshuffles = state.reshuffles;
+    this.ply = state.ply;
+    this.winner = state.winner;
+    Object.freeze(this);
   }
+
+  /** Whether `value` is a state the package made. */
+  static has(value: object): boolean {
+    return #made in value;
+  }
+}
+
+/**
+ * `state` with its rows and piles frozen, as a state the package made: every state the package
+ * makes goes out through here or {@link trusted} (its rules are frozen already).
+ */
+export function sealed(state: GameState): GameState {
+  for (const row of state.pegs) Object.freeze(row);
+  for (const hand of state.hands) Object.freeze(hand);
+  Object.freeze(state.pegs);
+  Object.freeze(state.hands);
+  Object.freeze(state.drawPile);
+  Object.freeze(state.discardPile);
+  return trusted(state);
+}
+
+/** `state` as a state the package made; its rows and piles must be frozen already. */
+export function trusted(state: GameState): GameState {
+  return new Made(state);
+}
+
+/** Whether the package made `state` (then nothing can have changed it since). */
+export function isTrusted(state: unknown): boolean {
+  return typeof state === "object" && state !== null && Made.has(state);
+}
+
+/**
+ * Throw {@link PositionError} naming every problem unless `state` is one the package made, or a
+ * hand-built state that could occur (its cards may fall short of the deck: the rest are out of
+ * play). A hand-built state is checked at every call, as it stands then.
+ */
+export function checkState(state: unknown): asserts state is GameState {
+  if (isTrusted(state)) return;
+  const problems = problemsOf(state, true);
+  if (problems.length) throw malformed(problems);
+}
+
+/** `work()` on `state`, once {@link checkState} has found nothing wrong with it. */
+export function guarded<T>(state: unknown, work: () => T): T {
+  checkState(state);
+  return work();
 }
 
 function isRows(rows: unknown, item: (x: unknown) => boolean): boolean {
@@ -126,7 +196,13 @@ function pegProblems(pegs: readonly (readonly number[])[], players: number): str
   return problems;
 }
 
-function cardProblems(problems: string[], s: Record<string, unknown>, rules: Rules, players: number): boolean {
+function cardProblems(
+  problems: string[],
+  s: Record<string, unknown>,
+  rules: Rules,
+  players: number,
+  outOfPlay: boolean,
+): boolean {
   let ok = true;
   const hands = s["hands"];
   if (!isRows(hands, isRank)) {
@@ -165,7 +241,7 @@ function cardProblems(problems: string[], s: Record<string, unknown>, rules: Rul
     if (have < want) missing.push(cardSymbol(rank) + (want - have > 1 ? ` x${want - have}` : ""));
     if (have > want) extra.push(cardSymbol(rank) + (have - want > 1 ? ` x${have - want}` : ""));
   }
-  if (missing.length || extra.length) {
+  if (extra.length || (missing.length && !outOfPlay)) {
     const detail = [missing.length ? `missing ${missing.join(" ")}` : "", extra.length ? `extra ${extra.join(" ")}` : ""]
       .filter(Boolean)
       .join("; ");

@@ -34,18 +34,18 @@ export interface PlayerView {
   readonly winner: 0 | 1 | null;
 }
 
-/** What `seat` may know of `state`. */
+/** What `seat` may know of `state`: frozen, its rows and piles shared with the state. */
 export function view(state: GameState, seat: number): PlayerView {
   return guarded(state, () => {
     if (!Number.isInteger(seat) || seat < 0 || seat >= state.pegs.length) {
       throw new PositionError(`no seat ${repr(seat)} among ${state.pegs.length}`);
     }
-    return {
+    return Object.freeze({
       seat,
       rules: state.rules,
       pegs: state.pegs,
       hand: state.hands[seat] as readonly Rank[],
-      handSizes: state.hands.map((hand) => hand.length),
+      handSizes: Object.freeze(state.hands.map((hand) => hand.length)),
       drawPileSize: state.drawPile.length,
       discardPile: state.discardPile,
       turn: state.turn,
@@ -53,6 +53,6 @@ export function view(state: GameState, seat: number): PlayerView {
       reshuffles: state.reshuffles,
       ply: state.ply,
       winner: state.winner,
-    };
+    });
   });
 }

@@ -277,9 +277,11 @@ def position_fields(state: GameState, *, made: bool = False) -> dict[str, Any]:
 
     A position ``made`` by hand goes without its state JSON if no game can
     reach it (it breaks a rule of the state format beyond holding fewer
-    cards than the deck).
+    cards than the deck). The text ends with a ``seed`` line unless the seed is 0
+    (``str(state)`` leaves the seed out), so that an engine reading the text reshuffles alike.
     """
-    fields: dict[str, Any] = {"position": str(state), "state": to_data(state)}
+    text = f"{state}\nseed: {state.seed}" if state.seed else str(state)
+    fields: dict[str, Any] = {"position": text, "state": to_data(state)}
     if made:
         try:
             read_test_state(fields["state"])
