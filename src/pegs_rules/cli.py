@@ -823,6 +823,14 @@ def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "never share a deal",
     )
     sub.add_argument(
+        "--seeding",
+        choices=("keyed", "arithmetic"),
+        default="keyed",
+        help="how the bots' generators are seeded: keyed (the default: a keyed hash of the "
+        "deal's seed, which tells a bot nothing of the deal) or arithmetic (a simple formula "
+        "of it, which does: only to replay the runs recorded with it)",
+    )
+    sub.add_argument(
         "--swap",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -865,6 +873,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             swap=args.swap,
             rules=rules,
             max_turns=args.max_turns,
+            seeding=args.seeding,
         )
     except ValueError as error:
         print(f"pegs simulate: {error}", file=sys.stderr)
