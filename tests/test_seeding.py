@@ -81,14 +81,14 @@ def test_the_single_seat_environments_bots_learn_nothing_of_the_deal(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     pytest.importorskip("gymnasium")
+    from pegs_rules.bots import make_bot
     from pegs_rules.rl import SingleSeatEnv, single
 
     handed: list[int] = []
-    made = single.make_bot
 
     def spying(name: str, seed: int = 0) -> object:
         handed.append(seed)
-        return made(name, seed)
+        return make_bot(name, seed)
 
     monkeypatch.setattr(single, "make_bot", spying)
     game = SingleSeatEnv(players=4, seat=1, bots="greedy")

@@ -335,11 +335,11 @@ def replays(path: Path, indices: list[int]) -> None:
 
 @pytest.mark.parametrize("path", QUICK_RUNS, ids=lambda path: path.stem)
 def test_a_sample_of_a_quick_runs_games_replays(path: Path) -> None:
-    """Eight games of each run without a searching bot, drawn anew each test run, play again
+    """Twenty games of each run without a searching bot, drawn anew each test run, play again
     exactly as recorded (winner, length, pegs home, moves per seat, seeds; and the digest of
     every move where the record keeps it)."""
     games = config_at(path).games
-    replays(path, random.Random(f"{REPLAY_SEED} {path.stem}").sample(range(games), 8))
+    replays(path, random.Random(f"{REPLAY_SEED} {path.stem}").sample(range(games), 20))
 
 
 @pytest.mark.parametrize("path", SEARCH_RUNS, ids=lambda path: path.stem)
@@ -355,7 +355,7 @@ def test_the_searching_runs_replay_in_rotation(path: Path) -> None:
     rows = json.loads(path.read_text(encoding="utf-8"))["games"]
     cost = [sum(row["think_seconds"]) for row in rows]
     median = statistics.median(cost)
-    cheap = [row["index"] for row, spent in zip(rows, cost) if spent <= median]
+    cheap = [row["index"] for row, spent in zip(rows, cost, strict=True) if spent <= median]
     replays(path, [random.Random(f"{REPLAY_SEED} {path.stem}").choice(cheap)])
 
 

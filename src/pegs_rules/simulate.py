@@ -106,7 +106,11 @@ class SimulationConfig:
             seats in turn: seat ``s`` gets ``bots[s % len(bots)]``.
         seed: all chance derives from it; game ``i`` is dealt from
             ``seed * 1_000_000 + deal`` where ``deal`` is ``i`` (or ``i // 2``
-            with ``swap``), and each game's bots get seeds of their own. No
+            with ``swap``), and each game's bots get seeds of their own
+            (:meth:`bot_seeds`), which tell them nothing of the deal. A run
+            whose bots are not to be trusted (a competition) takes a secret
+            seed (``secrets.randbits(128)``), published after the games: a small
+            one lets anyone find the deals by trying seeds one by one. No
             two games of a run share a deal (the second of a swapped pair
             aside), nor do two runs with different seeds: a run holds at most
             :data:`DEALS_PER_SEED` deals.
