@@ -316,3 +316,17 @@ def _row_of(config: SimulationConfig, index: int) -> dict[str, Any]:
     from pegs_rules.simulate import _row
 
     return _row(play_game(config, index))
+
+
+def test_a_record_no_game_could_leave_is_refused() -> None:
+    """Moves a seat that are not its turns, or a winner without every peg home, are no game."""
+    from pegs_rules.simulate import _row, game_from_row
+
+    row = _row(play_game(SimulationConfig(games=1, bots=("greedy", "random"), seed=5), 0))
+    assert game_from_row(row).moves == tuple(row["moves"])
+    moved = {**row, "moves": [row["moves"][0] + 1, *row["moves"][1:]]}
+    with pytest.raises(ValueError, match="moves a seat"):
+        game_from_row(moved)
+    for home in ([9, 9], [10, 10], [11, 3]):
+        with pytest.raises(ValueError, match="do not make team"):
+            game_from_row({**row, "home": home})

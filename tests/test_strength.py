@@ -127,8 +127,9 @@ def test_one_game_won_by_the_other_side_changes_the_page(
         data = json.loads(path.read_text(encoding="utf-8"))
         game = data["games"][index]
     game["winner_side"] = 1 - game["winner_side"]
-    if "winner" in game:  # a simulation's record: the winning team too
+    if "winner" in game:  # a simulation's record: the winning team too, and the pegs home
         game["winner"] = 1 - game["winner"]
+        game["home"] = game["home"][::-1]
     if path.suffix == ".jsonl":
         lines[number] = json.dumps(game)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -360,9 +361,17 @@ def test_the_searching_runs_replay_in_rotation(path: Path) -> None:
 
 
 def test_a_replay_finds_a_game_whose_record_was_changed() -> None:
-    """What the replays above would say of a record flipped to the other side's win."""
+    """What the replays above would say of a record flipped to the other side's win (the pegs
+    home swapped too: a record whose winner has not every peg home is refused when read)."""
     path = RESULTS / "rr-medium-random.json"
     row = json.loads(path.read_text(encoding="utf-8"))["games"][3]
+    home = row["home"]
     row["winner"], row["winner_side"] = 1 - row["winner"], 1 - row["winner_side"]
+    with pytest.raises(ValueError, match="do not make team 0 the winner"):
+        game_from_row(row)
+    row["home"] = home[::-1]
     differences = replay_differences(config_at(path), game_from_row(row))
-    assert differences == [f"game 3: winner recorded {row['winner']}, replayed {1 - row['winner']}"]
+    assert differences == [
+        f"game 3: winner recorded {row['winner']}, replayed {1 - row['winner']}",
+        f"game 3: home recorded ({home[1]}, {home[0]}), replayed ({home[0]}, {home[1]})",
+    ]

@@ -58,6 +58,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from pegs_rules.board import PEGS_PER_SEAT
 from pegs_rules.bots import decide, make_bot, observers, take_turn, tell_start, thinking_time
 from pegs_rules.rules import ARIZONA, PRESETS, Rules, find_preset, rule_text, with_rule
 from pegs_rules.seeding import SEEDINGS, derive_seed
@@ -801,7 +802,9 @@ def write_csv(simulation: Simulation, path: str | Path) -> None:
 def game_from_row(row: Mapping[str, Any]) -> GameResult:
     """The :class:`GameResult` that :func:`write_json` (or a :class:`RecordFile`) wrote as ``row``.
 
-    Raises :class:`ValueError` for a row that is not one.
+    Raises :class:`ValueError` for a row that is not one, or that no game could leave: the
+    moves each seat made must be the turns it had, taken in order from the first seat, and the
+    winning team alone must have every peg home (none, if the game was unfinished).
     """
     if not isinstance(row, Mapping):
         raise ValueError(f"not a game's record: {type(row).__name__}, not an object")
@@ -840,6 +843,24 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
         or any(len(values) != players for values in per_seat)
     ):
         raise ValueError("not a game's record: its winner, first seat or per-seat lists are off")
+    turns = [
+        len(range((seat - game.first_seat) % players, game.plies, players))
+        for seat in range(players)
+    ]
+    if list(game.moves) != turns:
+        raise ValueError(
+            f"not a game's record: {game.plies} turns from seat {game.first_seat} are "
+            f"{turns} moves a seat, not {list(game.moves)}"
+        )
+    team_pegs = PEGS_PER_SEAT * players // 2
+    finished = [home == team_pegs for home in game.home]
+    if not all(0 <= home <= team_pegs for home in game.home) or finished != [
+        team == game.winner for team in (0, 1)
+    ]:
+        raise ValueError(
+            f"not a game's record: pegs home {list(game.home)} (of {team_pegs} a team) do not "
+            f"make team {game.winner} the winner"
+        )
     return game
 
 
