@@ -101,3 +101,14 @@ def test_the_single_seat_environments_bots_learn_nothing_of_the_deal(
     handed.clear()
     game.reset()  # a deal drawn after the last: its bots too
     assert rebuilds(game.game.game.seed, tuple(handed), 4) == []
+
+
+def test_the_servers_bots_learn_nothing_of_the_deal() -> None:
+    """A server's bot is seeded by seat and ply from the game's secret seed, by a keyed hash."""
+    pytest.importorskip("starlette")
+    from pegs_rules.server.thinking import bot_seed
+
+    deal = 0x5EED_0F_A_6A3E  # as the store keeps it (secrets.randbits(64) in a real game)
+    seeds = tuple(bot_seed(deal, ply % 4, ply) for ply in range(8))
+    assert len(set(seeds)) == 8 and bot_seed(deal, 1, 1) == seeds[1]
+    assert rebuilds(deal, seeds, 4) == []
