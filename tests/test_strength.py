@@ -375,3 +375,24 @@ def test_a_replay_finds_a_game_whose_record_was_changed() -> None:
         f"game 3: winner recorded {row['winner']}, replayed {1 - row['winner']}",
         f"game 3: home recorded ({home[1]}, {home[0]}), replayed ({home[0]}, {home[1]})",
     ]
+
+
+def test_a_sample_of_the_joker_match_replays() -> None:
+    """The ideas' match whose bots do not search (the expert's evaluation alone against greedy)
+    replays: ten games, drawn anew each test run; the time-budget matches say why they cannot."""
+    spec = importlib.util.spec_from_file_location("strength_ideas", DOCS / "strength" / "ideas.py")
+    assert spec is not None and spec.loader is not None
+    ideas = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ideas)
+    for path in sorted(RESULTS.glob("idea-*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        made = data["provenance"]
+        assert made["played_by"] and made["seeding"] == "arithmetic"
+        assert made["replayable"] == (data["match"] == "joker")
+        assert made["replayable"] or made["not_replayable_because"]
+    games = json.loads((RESULTS / "idea-joker.json").read_text(encoding="utf-8"))["games"]
+    for index in random.Random(f"{REPLAY_SEED} idea-joker").sample(range(len(games)), 10):
+        again = ideas.play("joker", index)
+        recorded = games[index]
+        for name in ("index", "seed", "swapped", "winner_side", "plies", "moves"):
+            assert again[name] == recorded[name], (index, name, REPLAY_SEED)

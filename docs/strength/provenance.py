@@ -71,7 +71,7 @@ def migrate(path: Path, played_by: str = PLAYED_BY, seeds: bool = True) -> bool:
     """Add what is known to the run in ``path`` (with each game's bot seeds if ``seeds``);
     ``False`` if it had it already."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    if "config" not in data or "provenance" in data:
+    if "config" not in data or "provenance" in data:  # a match of ideas.py: migrate_idea
         return False
     data["config"].setdefault("seeding", "arithmetic")
     config = config_from_document(data["config"])
@@ -110,9 +110,35 @@ def migrate(path: Path, played_by: str = PLAYED_BY, seeds: bool = True) -> bool:
     return True
 
 
+def migrate_idea(path: Path) -> bool:
+    """Give a match of docs/strength/ideas.py its provenance; ``False`` if it had one."""
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text)
+    if "provenance" in data:
+        return False
+    timed = data["match"] != "joker"
+    provenance = {
+        "written_by": "pegs-rules 0.2.0, before records named their code",
+        "played_by": [PLAYED_BY],
+        "committed_in": commits_of(path),
+        "added_later": "docs/strength/provenance.py (issue 38), replaying nothing",
+        "seeding": "arithmetic",
+        "replayable": not timed,
+        "not_replayable_because": "both sides think for 0.05 s a move" if timed else None,
+    }
+    head, games = text.split(',\n "games": [\n', 1)
+    document = json.loads(head + "}")
+    document["provenance"] = provenance
+    path.write_text(json.dumps(document, indent=1)[:-2] + ',\n "games": [\n' + games, "utf-8")
+    return True
+
+
 def main() -> int:
     for path in sorted(RESULTS.glob("*.json")):
         if migrate(path):
+            print(f"{path.name}: provenance added")
+    for path in sorted(RESULTS.glob("idea-*.json")):
+        if migrate_idea(path):
             print(f"{path.name}: provenance added")
     for path in sorted(STUDY.glob("*.json")):
         if migrate(path, STUDY_PLAYED_BY, seeds=False):
