@@ -347,8 +347,10 @@ def test_greedy_beats_random() -> None:
 def test_easy_beats_random_and_loses_to_medium() -> None:
     wins = _wins(SimulationConfig(games=10, bots=("easy", "random"), seed=1))
     assert wins[0] >= 9, wins  # a beginner, not a random mover
-    wins = _wins(SimulationConfig(games=16, bots=("medium", "easy"), seed=1))
-    assert wins[0] >= 10, wins
+    # medium wins about two games in three (the strength page: 137 of 200); 16 games were too
+    # few to show it whatever the seeds (8 of 16 once the bots' seeds became keyed hashes)
+    wins = _wins(SimulationConfig(games=40, bots=("medium", "easy"), seed=1))
+    assert wins[0] >= 24, wins
 
 
 class Follower(GreedyBot):

@@ -19,6 +19,8 @@ from pegs_rules.simulate import (
     ProgressBar,
     RecordFile,
     SimulationConfig,
+    config_document,
+    config_from_document,
     play_game,
     read_json,
     report,
@@ -253,3 +255,78 @@ def test_no_two_seeds_share_a_deal() -> None:
     assert not {one.game_seed(i) for i in range(10)} & {two.game_seed(i) for i in range(10)}
     with pytest.raises(ValueError, match="deals a seed"):
         SimulationConfig(games=2 * DEALS_PER_SEED + 1)
+
+
+def test_a_record_names_its_seeds_moves_and_code_and_verify_replays_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each game keeps its bots' seeds, a digest of its moves and the code that played it; the
+    file a provenance; ``pegs verify`` replays the games and finds a changed move."""
+    from pegs_rules.cli import main
+    from pegs_rules.simulate import played_by
+
+    config = SimulationConfig(games=2, bots=("greedy", "random"), seed=4)
+    result = simulate(config)
+    game = result.games[1]
+    assert game.bot_seeds == config.bot_seeds(1) and game.played_by == played_by()
+    assert game.moves_sha256 is not None and len(game.moves_sha256) == 64
+    path = tmp_path / "run.json"
+    write_json(result, path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["config"]["seeding"] == "keyed"
+    assert data["provenance"]["played_by"] == [played_by()]
+    assert data["provenance"]["replayable"] is True
+    assert main(["verify", str(path), "--games", "all"]) == 0
+    assert "game 1: the same" in capsys.readouterr().out
+    data["games"][1]["moves_sha256"] = "0" * 64
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["verify", str(path), "--games", "all"]) == 1
+    assert "game 1: moves_sha256 recorded '000" in capsys.readouterr().err
+    data["games"][1]["bot_seeds"][0] += 1  # seeds not those the config gives: no such game
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["verify", str(path)]) == 2
+    assert "not seeded as this run seeds them" in capsys.readouterr().err
+
+
+def test_a_time_budget_run_says_why_it_is_not_replayed() -> None:
+    from pegs_rules.simulate import not_replayable
+
+    assert not_replayable(SimulationConfig(games=1, bots=("expert:300", "greedy"))) is None
+    why = not_replayable(SimulationConfig(games=1, bots=("expert:0.5s", "greedy")))
+    assert why is not None and why.startswith("expert:0.5s think for a time")
+
+
+def test_records_written_before_seeding_was_named_read_as_arithmetic(tmp_path: Path) -> None:
+    """A config without ``seeding`` (every record before keyed seeds) replays its games with
+    the formula they were played with, and a records file of such a run resumes."""
+    config = SimulationConfig(games=2, bots=("greedy", "random"), seed=1, seeding="arithmetic")
+    document = config_document(config)
+    del document["seeding"]
+    assert config_from_document(document) == config
+    path = tmp_path / "old.jsonl"
+    row = json.loads(json.dumps(_row_of(config, 0)))
+    for name in ("bot_seeds", "moves_sha256", "played_by"):
+        del row[name]
+    path.write_text(json.dumps({"config": document}) + "\n" + json.dumps(row) + "\n")
+    records = RecordFile(path, config)
+    assert [game.index for game in records.games] == [0] and records.games[0].bot_seeds is None
+
+
+def _row_of(config: SimulationConfig, index: int) -> dict[str, Any]:
+    from pegs_rules.simulate import _row
+
+    return _row(play_game(config, index))
+
+
+def test_a_record_no_game_could_leave_is_refused() -> None:
+    """Moves a seat that are not its turns, or a winner without every peg home, are no game."""
+    from pegs_rules.simulate import _row, game_from_row
+
+    row = _row(play_game(SimulationConfig(games=1, bots=("greedy", "random"), seed=5), 0))
+    assert game_from_row(row).moves == tuple(row["moves"])
+    moved = {**row, "moves": [row["moves"][0] + 1, *row["moves"][1:]]}
+    with pytest.raises(ValueError, match="moves a seat"):
+        game_from_row(moved)
+    for home in ([9, 9], [10, 10], [11, 3]):
+        with pytest.raises(ValueError, match="do not make team"):
+            game_from_row({**row, "home": home})

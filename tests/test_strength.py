@@ -1,5 +1,6 @@
-"""The bots' strength page shows what its per-game records give, the levels are in order, and the
-round robin replays.
+"""The bots' strength page shows what its per-game records give, the levels are in order, the
+records name their code and seeds, the summaries written beside them are what they give, and a
+sample of the games of every run that can replay does.
 
 Every figure of docs/strength.rst is in docs/strength/figures.inc (the page's
 text holds none of its own); the figures are computed here again from the
@@ -10,7 +11,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import random
 import re
+import secrets
 import shutil
 import sys
 from pathlib import Path
@@ -20,7 +24,19 @@ from typing import Any
 import pytest
 from test_study import config_of
 
-from pegs_rules.simulate import play_game, read_json, summarize, wilson
+from pegs_rules.simulate import (
+    SimulationConfig,
+    config_from_document,
+    game_from_row,
+    not_replayable,
+    play_game,
+    read_json,
+    replay_differences,
+    report,
+    summarize,
+    wilson,
+    write_json,
+)
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 RESULTS = DOCS / "strength" / "results"
@@ -110,8 +126,9 @@ def test_one_game_won_by_the_other_side_changes_the_page(
         data = json.loads(path.read_text(encoding="utf-8"))
         game = data["games"][index]
     game["winner_side"] = 1 - game["winner_side"]
-    if "winner" in game:  # a simulation's record: the winning team too
+    if "winner" in game:  # a simulation's record: the winning team too, and the pegs home
         game["winner"] = 1 - game["winner"]
+        game["home"] = game["home"][::-1]
     if path.suffix == ".jsonl":
         lines[number] = json.dumps(game)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -241,3 +258,141 @@ def test_a_round_robin_run_replays(name: str) -> None:
             recorded["plies"],
             recorded["home"],
         )
+
+
+# --- the records prove themselves -----------------------------------------------------------
+
+REPLAY_SEED = int(os.environ.get("PEGS_REPLAY_SEED") or secrets.randbits(32))
+"""Draws the games replayed: new each test run (a failure prints it), or PEGS_REPLAY_SEED."""
+FINISHED = sorted(RESULTS.glob("[re]*.json"))
+SEARCHING = ("hard", "mcts", "expert")
+
+
+def config_at(path: Path) -> SimulationConfig:
+    return config_from_document(json.loads(path.read_text(encoding="utf-8"))["config"])
+
+
+def searches(config: SimulationConfig) -> bool:
+    return any(name.partition(":")[0] in SEARCHING for name in config.bots)
+
+
+REPLAYABLE = [path for path in FINISHED if not_replayable(config_at(path)) is None]
+QUICK_RUNS = [path for path in REPLAYABLE if not searches(config_at(path))]
+SEARCH_RUNS = [path for path in REPLAYABLE if searches(config_at(path))]
+
+
+@pytest.mark.parametrize("path", FINISHED, ids=lambda path: path.stem)
+def test_each_record_names_its_code_seeds_and_whether_it_replays(path: Path) -> None:
+    """The run names the code that played it and how its bots were seeded; every game names its
+    bots' seeds (read_json checks them against the run's config); a run on a time budget says
+    why it cannot be replayed, every other run that it can."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    config, made = config_of(data), data["provenance"]
+    assert made["played_by"] and all(made["played_by"]) and made["written_by"]
+    assert made["seeding"] == config.seeding == data["config"]["seeding"]
+    assert all(row.get("bot_seeds") for row in data["games"])
+    read_json(path)  # every game dealt and seeded as its config says
+    why = not_replayable(config)
+    assert made["replayable"] == (why is None) and made["not_replayable_because"] == why
+    assert (why is None) == all(":" not in name or not name.endswith("s") for name in config.bots)
+    assert (path in REPLAYABLE) == (why is None)
+
+
+@pytest.mark.parametrize("path", FINISHED, ids=lambda path: path.stem)
+def test_each_summary_written_beside_the_records_is_what_they_give(
+    path: Path, tmp_path: Path
+) -> None:
+    """The ``.txt`` a run wrote for people, and the JSON's own ``summary``, are made again from
+    the games' records: a game changed in the records and not in them (or the other way round)
+    fails here."""
+    simulation = read_json(path)
+    text = path.with_suffix(".txt").read_text(encoding="utf-8").rstrip("\n").split("\n")
+    assert text[-1].startswith("per-game results written to ")
+    assert "\n".join(text[:-1]) == report(simulation), f"{path.with_suffix('.txt')}"
+    write_json(simulation, tmp_path / "again.json")
+    again = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))["summary"]
+    summary = json.loads(path.read_text(encoding="utf-8"))["summary"]
+    for name in ("games", "unfinished", "sides", "teams", "first_seat_wins", "first_seat_ci95"):
+        assert summary[name] == again[name], name
+    assert summary["mean_plies"] == pytest.approx(again["mean_plies"])
+    assert summary["timing"].keys() == again["timing"].keys()
+    for bot, timing in summary["timing"].items():
+        assert timing["moves"] == again["timing"][bot]["moves"]
+        for name in ("mean_seconds", "longest_seconds", "mean_wall_seconds"):
+            if name not in timing:  # a summary written before simulations kept it
+                continue
+            made = again["timing"][bot][name]
+            assert timing[name] == (made if made is None else pytest.approx(made, rel=1e-4))
+
+
+def replays(path: Path, indices: list[int]) -> None:
+    config, data = config_at(path), json.loads(path.read_text(encoding="utf-8"))
+    for index in indices:
+        game = game_from_row(data["games"][index])
+        differences = replay_differences(config, game)
+        assert not differences, f"{path.name} (PEGS_REPLAY_SEED={REPLAY_SEED}): {differences}"
+
+
+@pytest.mark.parametrize("path", QUICK_RUNS, ids=lambda path: path.stem)
+def test_a_sample_of_a_quick_runs_games_replays(path: Path) -> None:
+    """Twenty games of each run without a searching bot, drawn anew each test run, play again
+    exactly as recorded (winner, length, pegs home, moves per seat, seeds; and the digest of
+    every move where the record keeps it)."""
+    games = config_at(path).games
+    replays(path, random.Random(f"{REPLAY_SEED} {path.stem}").sample(range(games), 20))
+
+
+@pytest.mark.parametrize("path", SEARCH_RUNS, ids=lambda path: path.stem)
+def test_the_searching_runs_replay_in_rotation(path: Path) -> None:
+    """A game of a run with a searching bot on a playout budget plays again exactly as
+    recorded. Such a game takes 5 to 60 s to play, so each test run replays one game of one
+    run, both drawn anew (all runs in rotation; the game among the quarter of the run's games
+    whose bots thought least, to bound the time). PEGS_REPLAY_ALL=1 replays a game of every run,
+    drawn from all its games."""
+    everything = bool(os.environ.get("PEGS_REPLAY_ALL"))
+    pick = random.Random(REPLAY_SEED).choice(SEARCH_RUNS)
+    if path != pick and not everything:
+        pytest.skip(f"in rotation: PEGS_REPLAY_SEED={REPLAY_SEED} replays {pick.stem} this time")
+    rows = json.loads(path.read_text(encoding="utf-8"))["games"]
+    rows.sort(key=lambda row: sum(row["think_seconds"]))
+    cheap = rows if everything else rows[: max(1, len(rows) // 4)]
+    drawn = random.Random(f"{REPLAY_SEED} {path.stem}").choice(cheap)["index"]
+    replays(path, [drawn])
+
+
+def test_a_replay_finds_a_game_whose_record_was_changed() -> None:
+    """What the replays above would say of a record flipped to the other side's win (the pegs
+    home swapped too: a record whose winner has not every peg home is refused when read)."""
+    path = RESULTS / "rr-medium-random.json"
+    row = json.loads(path.read_text(encoding="utf-8"))["games"][3]
+    home = row["home"]
+    row["winner"], row["winner_side"] = 1 - row["winner"], 1 - row["winner_side"]
+    with pytest.raises(ValueError, match="do not make team 0 the winner"):
+        game_from_row(row)
+    row["home"] = home[::-1]
+    differences = replay_differences(config_at(path), game_from_row(row))
+    assert differences == [
+        f"game 3: winner recorded {row['winner']}, replayed {1 - row['winner']}",
+        f"game 3: home recorded ({home[1]}, {home[0]}), replayed ({home[0]}, {home[1]})",
+    ]
+
+
+def test_a_sample_of_the_joker_match_replays() -> None:
+    """The ideas' match whose bots do not search (the expert's evaluation alone against greedy)
+    replays: ten games, drawn anew each test run; the time-budget matches say why they cannot."""
+    spec = importlib.util.spec_from_file_location("strength_ideas", DOCS / "strength" / "ideas.py")
+    assert spec is not None and spec.loader is not None
+    ideas = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ideas)
+    for path in sorted(RESULTS.glob("idea-*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        made = data["provenance"]
+        assert made["played_by"] and made["seeding"] == "arithmetic"
+        assert made["replayable"] == (data["match"] == "joker")
+        assert made["replayable"] or made["not_replayable_because"]
+    games = json.loads((RESULTS / "idea-joker.json").read_text(encoding="utf-8"))["games"]
+    for index in random.Random(f"{REPLAY_SEED} idea-joker").sample(range(len(games)), 10):
+        again = ideas.play("joker", index)
+        recorded = games[index]
+        for name in ("index", "seed", "swapped", "winner_side", "plies", "moves"):
+            assert again[name] == recorded[name], (index, name, REPLAY_SEED)

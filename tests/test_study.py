@@ -1,4 +1,5 @@
-"""The fairness study's committed results still hold: the first games of every run replay the same."""
+"""The fairness study's committed results still hold: the first games of every run replay the
+same; each run names its code and seeding; its reports are what its games give."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from pegs_rules.simulate import SimulationConfig, config_from_document, play_game
+from pegs_rules.simulate import (
+    SimulationConfig,
+    config_from_document,
+    play_game,
+    read_json,
+    report,
+)
 
 RESULTS = Path(__file__).resolve().parents[1] / "docs" / "study" / "results"
 RUNS = sorted(RESULTS.glob("*.json"))
@@ -46,3 +53,25 @@ def test_a_run_replays(path: Path) -> None:
             recorded["plies"],
         )
         assert list(game.home) == recorded["home"]
+
+
+@pytest.mark.parametrize("path", RUNS, ids=[path.stem for path in RUNS])
+def test_a_run_names_its_code_and_its_reports_are_what_its_games_give(path: Path) -> None:
+    """The provenance docs/strength/provenance.py gave it (the code that played it, how its bots
+    were seeded); its ``.txt`` report and its JSON summary made again from its games."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    made = data["provenance"]
+    assert made["played_by"] and made["replayable"] is True
+    assert made["seeding"] == data["config"]["seeding"] == "arithmetic"
+    simulation = read_json(path)
+    text = path.with_suffix(".txt").read_text(encoding="utf-8").rstrip("\n").split("\n")
+    assert text[-1].startswith("per-game results written to ")
+    expected = report(simulation)
+    if "(CPU)" not in text[-2]:  # written before the report named the clock
+        expected = expected.replace(" (CPU)", "")
+    assert "\n".join(text[:-1]) == expected
+    summary = simulation.summary
+    assert [side["wins"] for side in data["summary"]["sides"]] == list(summary.side_wins)
+    assert [team["wins"] for team in data["summary"]["teams"]] == list(summary.team_wins)
+    assert data["summary"]["first_seat_wins"] == summary.first_seat_wins
+    assert data["summary"]["mean_plies"] == pytest.approx(summary.mean_plies)

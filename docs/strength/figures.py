@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -66,6 +67,8 @@ class Match:
     """Per bot: CPU seconds thinking, moves, and wall-clock seconds thinking (if recorded)."""
     planned: int
     """The games the run was started for."""
+    provenance: tuple[str, str, str] = ("not recorded", "not recorded", "not recorded")
+    """The bots as configured, the code that played the games, and whether they replay."""
 
     @property
     def games(self) -> int:
@@ -115,11 +118,13 @@ def _index(game: GameResult) -> int:
 def simulation(path: Path) -> Match:
     """A file of ``pegs simulate --json`` (or ``--records``: see the module docstring), game by
     game."""
+    made: dict[str, object] = {}
     if path.suffix == ".jsonl":
         config, games = stopped_run(path)
     else:
         run = read_json(path)
         config, games = run.config, run.games
+        made = json.loads(path.read_text(encoding="utf-8")).get("provenance", {})
     cpu: dict[str, float] = {}
     moves: dict[str, int] = {}
     wall: dict[str, float | None] = {}
@@ -138,7 +143,26 @@ def simulation(path: Path) -> Match:
         plies=tuple(game.plies for game in games if game.winner is not None),
         thinking={bot: (cpu[bot], moves[bot], wall[bot]) for bot in cpu},
         planned=config.games,
+        provenance=(",".join(config.bots), played_by(made), replays(made)),
     )
+
+
+def played_by(made: dict[str, object]) -> str:
+    """The code that played a run, as its provenance says, commits shortened to 7 digits."""
+    names = made.get("played_by")
+    if not isinstance(names, list) or not names:
+        return "not recorded"
+    shown = [
+        re.sub(r"\b([0-9a-f]{7})[0-9a-f]{33}\b", r"\1", str(name)).split(";")[0] for name in names
+    ]
+    return "; ".join(shown)
+
+
+def replays(made: dict[str, object]) -> str:
+    """Whether a run's games replay, as its provenance says."""
+    if "replayable" not in made:
+        return "not recorded"
+    return "yes" if made["replayable"] else "no: a time budget"
 
 
 def idea(path: Path) -> Match:
@@ -322,6 +346,19 @@ def figures(results: Results) -> str:
                 milliseconds(mean_cpu(match, match.sides[1])),
             ]
             for match in results.expert
+        ],
+    )
+    lines += list_table(
+        "records",
+        ["run", "bots", "games", "played by", "replays"],
+        [
+            [
+                f"``{match.name}``",
+                f"``{match.provenance[0]}``",
+                match.played(),
+                *match.provenance[1:],
+            ]
+            for match in [*rr.values(), *results.expert]
         ],
     )
     lines += list_table(

@@ -19,7 +19,12 @@ Together with the full expert against mcts (``run.sh``), they say what each idea
 
 Each match is written to ``idea-NAME.json``: its sides and one record a game
 (``index``; ``seed``, the deal; ``swapped``, whether side 0 held the odd seats;
-``winner_side``; ``plies``; each side's CPU seconds thinking and moves).
+``winner_side``; ``plies``; each side's CPU seconds thinking and moves), and a
+``provenance`` as ``pegs simulate`` writes one: the code that played the games,
+how the bots were seeded (``arithmetic``: ``(deal * 2 + swapped) * 16 + seat``,
+as the committed match was played; the bots are the library's own), and whether
+the games replay (``joker``, whose bots do not search, does; the others think
+for a time).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from pathlib import Path
 
 from pegs_rules import apply, new_game
 from pegs_rules.bots import Bot, ExpertBot, GreedyBot, MctsBot, decide, thinking_time
-from pegs_rules.simulate import wilson
+from pegs_rules.simulate import played_by, wilson
 
 HERE = Path(__file__).resolve().parent
 Factory = Callable[[int], Bot]
@@ -119,7 +124,18 @@ def run(name: str, games: int, workers: int, out: Path) -> None:
             log.flush()
     first, second, _ = MATCHES[name]
     rows = ",\n".join(json.dumps(done[index], separators=(",", ":")) for index in range(games))
-    head = json.dumps({"match": name, "players": 4, "sides": [first, second]}, indent=1)
+    timed = name != "joker"
+    provenance = {
+        "written_by": played_by(),
+        "played_by": [played_by()],
+        "seeding": "arithmetic",
+        "replayable": not timed,
+        "not_replayable_because": "both sides think for 0.05 s a move" if timed else None,
+    }
+    head = json.dumps(
+        {"match": name, "players": 4, "sides": [first, second], "provenance": provenance},
+        indent=1,
+    )
     (out / f"idea-{name}.json").write_text(
         f'{head[:-2]},\n "games": [\n{rows}\n ]\n}}\n', encoding="utf-8"
     )

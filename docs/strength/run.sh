@@ -7,7 +7,10 @@
 # Each run is one `pegs simulate` on two worker processes (WORKERS in the environment: as many)
 # at the lowest priority. It writes every game to OUTDIR/NAME.jsonl as it finishes, so a run
 # that is stopped carries on from where it was when started again; the file is removed once
-# NAME.json is written.
+# NAME.json is written. The runs were played before bots were seeded by a keyed hash
+# (--seeding keyed, the default now), so they seed them as they were then: --seeding arithmetic,
+# a formula from which a bot could work out the deal (our bots do not look; an agent that is not
+# trusted must never be seeded so).
 # docs/strength/ideas.py plays the matches that measure the expert's ideas.
 set -euo pipefail
 parts=() out=docs/strength/results games=
@@ -31,8 +34,8 @@ run() {
   local part=$1 name=$2 count=${games:-$3}
   shift 3
   wanted "$part" "$name" || return 0
-  echo "+ pegs simulate --games $count --workers ${WORKERS:-2} --seed 1 --quiet $* --json $out/$name.json"
-  nice -n 19 pegs simulate --games "$count" --workers "${WORKERS:-2}" --seed 1 --quiet "$@" \
+  echo "+ pegs simulate --games $count --workers ${WORKERS:-2} --seed 1 --seeding arithmetic --quiet $* --json $out/$name.json"
+  nice -n 19 pegs simulate --games "$count" --workers "${WORKERS:-2}" --seed 1 --seeding arithmetic --quiet "$@" \
     --records "$out/$name.jsonl" --json "$out/$name.json" >"$out/$name.txt"
   rm "$out/$name.jsonl"
   head -1 "$out/$name.txt"

@@ -2,6 +2,8 @@
 # The simulations behind docs/fairness.rst, exactly as they were run.
 # Usage: bash docs/study/run.sh [GAMES] [OUTDIR]   (defaults: 2000 games, docs/study/results)
 # Every run uses the same seed, so the house-rule runs share their deals with the baseline.
+# The runs were played before bots were seeded by a keyed hash (--seeding keyed, the default
+# now), so they seed them as they were then: --seeding arithmetic.
 set -euo pipefail
 games=${1:-2000}
 out=${2:-docs/study/results}
@@ -9,8 +11,8 @@ mkdir -p "$out"
 run() {
   local name=$1
   shift
-  echo "+ pegs simulate --games $games --workers 2 --seed 1 --quiet $* --json $out/$name.json"
-  pegs simulate --games "$games" --workers 2 --seed 1 --quiet "$@" --json "$out/$name.json" >"$out/$name.txt"
+  echo "+ pegs simulate --games $games --workers 2 --seed 1 --seeding arithmetic --quiet $* --json $out/$name.json"
+  pegs simulate --games "$games" --workers 2 --seed 1 --seeding arithmetic --quiet "$@" --json "$out/$name.json" >"$out/$name.txt"
   head -1 "$out/$name.txt"
 }
 # Fairness: greedy at every seat, each preset and player count.

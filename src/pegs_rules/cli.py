@@ -3,6 +3,7 @@
 * ``pegs demo --seed 1``: a seeded game between bots, a line per turn and the board at the end;
 * ``pegs play``: play one seat in the terminal against bots;
 * ``pegs simulate --games 200 --bots mcts,greedy --workers 2``: many games, with statistics;
+* ``pegs verify FILE``: check a ``pegs simulate --json`` file and replay a sample of its games;
 * ``pegs replay FILE``: replay a game record (JSON), turn by turn;
 * ``pegs explain [ID]``: the rulings, or one of them in full;
 * ``pegs web build OUT_DIR``: the browser playground as a folder of static files;
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import math
 import os
+import random
 import re
 import secrets
 import signal
@@ -49,6 +52,9 @@ from pegs_rules.simulate import (
     ProgressBar,
     RecordFile,
     SimulationConfig,
+    not_replayable,
+    read_json,
+    replay_differences,
     report,
     simulate,
     write_csv,
@@ -831,6 +837,14 @@ def add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "never share a deal",
     )
     sub.add_argument(
+        "--seeding",
+        choices=("keyed", "arithmetic"),
+        default="keyed",
+        help="how the bots' generators are seeded: keyed (the default: a keyed hash of the "
+        "deal's seed, which tells a bot nothing of the deal) or arithmetic (a simple formula "
+        "of it, which does: only to replay the runs recorded with it)",
+    )
+    sub.add_argument(
         "--swap",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -873,6 +887,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             swap=args.swap,
             rules=rules,
             max_turns=args.max_turns,
+            seeding=args.seeding,
         )
     except ValueError as error:
         print(f"pegs simulate: {error}", file=sys.stderr)
@@ -891,6 +906,89 @@ def run_simulate(args: argparse.Namespace) -> int:
     except (ModuleNotFoundError, OSError) as error:
         print(f"pegs simulate: {error}", file=sys.stderr)
         return 2
+
+
+def add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "verify",
+        "check a simulation's results: every game dealt as its config says, the summary "
+        "made again from the games, and a sample of the games replayed",
+        """
+        pegs verify results.json
+        pegs verify results.json --games all
+        pegs verify results.json --games 10 --seed 7
+        """,
+        run_verify,
+    )
+    sub.add_argument("file", help="a file written by 'pegs simulate --json'")
+    sub.add_argument(
+        "--games",
+        default="3",
+        help="how many games to replay, drawn at random, or 'all' (default: 3)",
+    )
+    sub.add_argument(
+        "--seed",
+        type=int,
+        help="draws the games to replay (default: a new draw, printed, to repeat it)",
+    )
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Check the results file ``args.file``; 0 if all agrees, 1 if not, 2 if it is no such file."""
+    try:
+        simulation = read_json(args.file)  # every game dealt and seeded as the config says
+        document = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (ValueError, OSError) as error:
+        print(f"pegs verify: {error}", file=sys.stderr)
+        return 2
+    config, games = simulation.config, simulation.games
+    count = len(games) if args.games == "all" else int(args.games) if args.games.isdigit() else -1
+    if count < 0:
+        print(f"pegs verify: --games: a whole number or all, not {args.games!r}", file=sys.stderr)
+        return 2
+    problems = []
+    if len(games) != config.games:
+        problems.append(f"{len(games)} games recorded, {config.games} in the config")
+    written = document.get("summary", {})
+    summary = simulation.summary
+    made = {
+        "games": summary.games,
+        "unfinished": summary.unfinished,
+        "side wins": list(summary.side_wins),
+        "team wins": list(summary.team_wins),
+        "first seat wins": summary.first_seat_wins,
+    }
+    found = {
+        "games": written.get("games"),
+        "unfinished": written.get("unfinished"),
+        "side wins": [side.get("wins") for side in written.get("sides", [])],
+        "team wins": [team.get("wins") for team in written.get("teams", [])],
+        "first seat wins": written.get("first_seat_wins"),
+    }
+    problems += [
+        f"summary: {name} {found[name]!r}, the games give {value!r}"
+        for name, value in made.items()
+        if found[name] != value
+    ]
+    played_by = document.get("provenance", {}).get("played_by") or ["not recorded"]
+    print(f"{args.file}: {len(games)} games, bots {','.join(config.bots)}, seed {config.seed}")
+    print(f"  seeding {config.seeding}; played by {'; '.join(played_by)}")
+    why = not_replayable(config)
+    if why is not None:
+        print(f"  not replayed: {why}")
+    else:
+        seed = secrets.randbits(32) if args.seed is None else args.seed
+        picked = sorted(random.Random(seed).sample(range(len(games)), min(count, len(games))))
+        print(f"  replaying {len(picked)} of the games (--seed {seed}): {picked}")
+        for index in picked:
+            differences = replay_differences(config, games[index])
+            problems += differences
+            print(f"  game {index}: {'differs' if differences else 'the same'}")
+    for problem in problems:
+        print(f"pegs verify: {problem}", file=sys.stderr)
+    print("  all agrees" if not problems else f"  {len(problems)} problems")
+    return 1 if problems else 0
 
 
 def add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -1137,6 +1235,7 @@ SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]
     add_demo,
     add_play,
     add_simulate,
+    add_verify,
     add_replay,
     add_explain,
     add_web,

@@ -43,9 +43,13 @@ iterations plays as far as the machine lets it).
 from __future__ import annotations
 
 import csv
+import functools
+import hashlib
 import json
 import math
 import os
+import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -54,8 +58,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from pegs_rules.board import PEGS_PER_SEAT
 from pegs_rules.bots import decide, make_bot, observers, take_turn, tell_start, thinking_time
 from pegs_rules.rules import ARIZONA, PRESETS, Rules, find_preset, rule_text, with_rule
+from pegs_rules.seeding import SEEDINGS, derive_seed
 from pegs_rules.state import new_game
 
 __all__ = [
@@ -70,8 +76,12 @@ __all__ = [
     "config_document",
     "config_from_document",
     "game_from_row",
+    "not_replayable",
     "play_game",
+    "played_by",
+    "provenance",
     "read_json",
+    "replay_differences",
     "report",
     "rule_changes",
     "simulate",
@@ -97,7 +107,11 @@ class SimulationConfig:
             seats in turn: seat ``s`` gets ``bots[s % len(bots)]``.
         seed: all chance derives from it; game ``i`` is dealt from
             ``seed * 1_000_000 + deal`` where ``deal`` is ``i`` (or ``i // 2``
-            with ``swap``), and each game's bots get seeds of their own. No
+            with ``swap``), and each game's bots get seeds of their own
+            (:meth:`bot_seeds`), which tell them nothing of the deal. A run
+            whose bots are not to be trusted (a competition) takes a secret
+            seed (``secrets.randbits(128)``), published after the games: a small
+            one lets anyone find the deals by trying seeds one by one. No
             two games of a run share a deal (the second of a swapped pair
             aside), nor do two runs with different seeds: a run holds at most
             :data:`DEALS_PER_SEED` deals.
@@ -105,6 +119,9 @@ class SimulationConfig:
             (the two teams' line-ups trade places).
         rules: the rules in force.
         max_turns: a game still going after this many turns counts as unfinished.
+        seeding: how each game's bots get their seeds (:meth:`bot_seeds`): ``keyed``
+            (the default) or ``arithmetic``, which only replays runs recorded before
+            ``keyed`` came (see :data:`~pegs_rules.seeding.SEEDINGS`).
     """
 
     games: int = 100
@@ -114,6 +131,7 @@ class SimulationConfig:
     swap: bool = True
     rules: Rules = ARIZONA
     max_turns: int = 20_000
+    seeding: str = "keyed"
 
     def __post_init__(self) -> None:
         if isinstance(self.bots, (list, str)):
@@ -134,6 +152,8 @@ class SimulationConfig:
             make_bot(name)  # raises ValueError for an unknown name
         if self.max_turns < 1:
             raise ValueError(f"max_turns: at least 1, not {self.max_turns!r}")
+        if self.seeding not in SEEDINGS:
+            raise ValueError(f"seeding: one of {', '.join(SEEDINGS)}, not {self.seeding!r}")
         if self.games > DEALS_PER_SEED * (2 if self.swap else 1):
             raise ValueError(
                 f"games: at most {DEALS_PER_SEED:,} deals a seed (twice as many games with "
@@ -143,6 +163,23 @@ class SimulationConfig:
     def game_seed(self, index: int) -> int:
         """The seed game ``index`` is dealt from."""
         return self.seed * DEALS_PER_SEED + (index // 2 if self.swap else index)
+
+    def bot_seeds(self, index: int) -> tuple[int, ...]:
+        """The seed of each seat's bot in game ``index``.
+
+        ``keyed``: :func:`~pegs_rules.seeding.derive_seed` keyed with the game's deal
+        seed, over ``simulate/bot``, whether the game is the swapped one of its pair and
+        the seat, so that no seed tells its bot anything of the deal. ``arithmetic``:
+        ``(deal seed * 2 + swapped) * 16 + seat``, from which a bot can work out the deal:
+        kept to replay the runs recorded with it, never for agents that are not trusted.
+        """
+        seed, swapped = self.game_seed(index), int(self.swapped(index))
+        if self.seeding == "arithmetic":
+            return tuple((seed * 2 + swapped) * 16 + seat for seat in range(self.players))
+        return tuple(
+            derive_seed(seed, "simulate", "bot", f"swapped {swapped}", f"seat {seat}")
+            for seat in range(self.players)
+        )
 
     def swapped(self, index: int) -> bool:
         """Whether game ``index`` has the bots one seat on."""
@@ -184,6 +221,14 @@ class GameResult:
         think_wall: per seat, the wall-clock time its bot spent choosing (what a person
             waiting for the bot sees; on a busy machine, more than ``think_seconds``);
             ``None`` in records written before simulations kept it.
+        bot_seeds: per seat, the seed its bot was made with
+            (:meth:`SimulationConfig.bot_seeds`); ``None`` in records written before
+            simulations kept them.
+        moves_sha256: the SHA-256 of the game's moves in notation, one a line (each
+            ending in a newline), so that a replay finds any move that changed; ``None``
+            in records written before simulations kept it.
+        played_by: the code that played the game (:func:`played_by`); ``None`` in
+            records written before simulations kept it.
     """
 
     index: int
@@ -199,6 +244,9 @@ class GameResult:
     moves: tuple[int, ...]
     home: tuple[int, int]
     think_wall: tuple[float, ...] | None = None
+    bot_seeds: tuple[int, ...] | None = None
+    moves_sha256: str | None = None
+    played_by: str | None = None
 
     @property
     def first_team(self) -> int:
@@ -220,10 +268,9 @@ def play_game(config: SimulationConfig, index: int) -> GameResult:
     seed = config.game_seed(index)
     seats = config.seats(index)
     state = new_game(config.players, seed=seed, rules=config.rules)
-    bots = [
-        make_bot(name, (seed * 2 + config.swapped(index)) * 16 + seat)
-        for seat, name in enumerate(seats)
-    ]
+    bot_seeds = config.bot_seeds(index)
+    bots = [make_bot(name, bot_seeds[seat]) for seat, name in enumerate(seats)]
+    digest = hashlib.sha256()
     watching = observers(bots)
     tell_start(watching, state)
     first = state.turn
@@ -241,6 +288,7 @@ def play_game(config: SimulationConfig, index: int) -> GameResult:
         think[seat] += spent
         longest[seat] = max(longest[seat], spent)
         moves[seat] += 1
+        digest.update(f"{move}\n".encode())
         state = take_turn(watching, state, move)
     return GameResult(
         index=index,
@@ -256,7 +304,86 @@ def play_game(config: SimulationConfig, index: int) -> GameResult:
         think_wall=tuple(wall),
         moves=tuple(moves),
         home=(state.team_pegs_home(0), state.team_pegs_home(1)),
+        bot_seeds=bot_seeds,
+        moves_sha256=digest.hexdigest(),
+        played_by=played_by(),
     )
+
+
+@functools.lru_cache(maxsize=1)
+def played_by() -> str:
+    """The code running here, as a game's record names it: ``pegs-rules VERSION``, and the
+    git commit when the package is imported from a checkout (``+changes`` if its ``src``
+    differs from the commit), e.g. ``pegs-rules 0.2.0 commit 285be55…``."""
+    from pegs_rules import __version__
+
+    name = f"pegs-rules {__version__}"
+    root = Path(__file__).resolve().parents[2]
+    if not (root / "pyproject.toml").exists() or not (root / ".git").exists():
+        return name
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+        changes = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--", "src"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return name
+    return f"{name} commit {commit}{'+changes' if changes else ''}"
+
+
+def not_replayable(config: SimulationConfig) -> str | None:
+    """Why the games of ``config`` cannot be replayed move for move, or ``None`` if they can:
+    a bot given seconds rather than playouts plays as far as the processor lets it."""
+    timed = [name for name in config.bots if name.partition(":")[2].endswith("s")]
+    if not timed:
+        return None
+    return (
+        f"{', '.join(timed)} think for a time, not a number of playouts: how far a search "
+        "gets depends on the machine and its load, so a replay plays other moves"
+    )
+
+
+def provenance(simulation: Simulation) -> dict[str, Any]:
+    """What :func:`write_json` records of where a run's games come from: the code that
+    played them (every distinct :func:`played_by` of its games), the code that wrote the
+    file, the Python and platform it ran on, how the bots were seeded, and whether the
+    games replay move for move (and if not, why)."""
+    why = not_replayable(simulation.config)
+    return {
+        "written_by": played_by(),
+        "played_by": sorted({g.played_by for g in simulation.games if g.played_by}),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "seeding": simulation.config.seeding,
+        "replayable": why is None,
+        "not_replayable_because": why,
+    }
+
+
+def replay_differences(config: SimulationConfig, game: GameResult) -> list[str]:
+    """Play game ``game.index`` of ``config`` again and list what differs from ``game``'s
+    record: its deal, seats, bot seeds, first seat, winner, length, pegs home, moves per
+    seat and, where the record keeps it, the digest of every move. Empty if the replay
+    agrees (only meaningful when :func:`not_replayable` is ``None``)."""
+    again = play_game(config, game.index)
+    fields = ["seed", "seats", "swapped", "first_seat", "winner", "plies", "home", "moves"]
+    fields += [name for name in ("bot_seeds", "moves_sha256") if getattr(game, name) is not None]
+    return [
+        f"game {game.index}: {name} recorded {getattr(game, name)!r}, replayed "
+        f"{getattr(again, name)!r}"
+        for name in fields
+        if getattr(game, name) != getattr(again, name)
+    ]
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -499,6 +626,11 @@ def _row(game: GameResult) -> dict[str, Any]:
     if game.think_wall is not None:
         data["think_wall"] = [round(t, 6) for t in game.think_wall]
     data["seats"] = list(game.seats)
+    for name in ("bot_seeds", "moves_sha256", "played_by"):
+        if data[name] is None:  # a record written before simulations kept it
+            del data[name]
+    if game.bot_seeds is not None:
+        data["bot_seeds"] = list(game.bot_seeds)
     data["first_team"] = game.first_team
     data["winner_side"] = game.winner_side
     return data
@@ -534,11 +666,15 @@ def config_document(config: SimulationConfig) -> dict[str, Any]:
         "rules": config.rules.name,
         "rule_changes": rule_changes(config.rules),
         "max_turns": config.max_turns,
+        "seeding": config.seeding,
     }
 
 
 def config_from_document(document: Mapping[str, Any]) -> SimulationConfig:
     """The :class:`SimulationConfig` that :func:`config_document` wrote as ``document``.
+
+    A document without ``seeding`` was written before runs named it: its bots were
+    seeded ``arithmetic``.
 
     Raises :class:`ValueError` for a document that names no valid config.
     """
@@ -554,6 +690,7 @@ def config_from_document(document: Mapping[str, Any]) -> SimulationConfig:
             swap=document["swap"],
             rules=rules,
             max_turns=document["max_turns"],
+            seeding=document.get("seeding", "arithmetic"),
         )
     except (KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"not a simulation's config: {error!r}") from None
@@ -592,6 +729,7 @@ def write_json(simulation: Simulation, path: str | Path) -> None:
     n = s.finished
     document = {
         "config": config_document(simulation.config),
+        "provenance": provenance(simulation),
         "summary": {
             "games": s.games,
             "unfinished": s.unfinished,
@@ -664,11 +802,14 @@ def write_csv(simulation: Simulation, path: str | Path) -> None:
 def game_from_row(row: Mapping[str, Any]) -> GameResult:
     """The :class:`GameResult` that :func:`write_json` (or a :class:`RecordFile`) wrote as ``row``.
 
-    Raises :class:`ValueError` for a row that is not one.
+    Raises :class:`ValueError` for a row that is not one, or that no game could leave: the
+    moves each seat made must be the turns it had, taken in order from the first seat, and the
+    winning team alone must have every peg home (none, if the game was unfinished).
     """
     if not isinstance(row, Mapping):
         raise ValueError(f"not a game's record: {type(row).__name__}, not an object")
     wall = row.get("think_wall")
+    seeds = row.get("bot_seeds")
     try:
         game = GameResult(
             index=int(row["index"]),
@@ -684,6 +825,9 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
             moves=tuple(int(n) for n in row["moves"]),
             home=(int(row["home"][0]), int(row["home"][1])),
             think_wall=None if wall is None else tuple(float(t) for t in wall),
+            bot_seeds=None if seeds is None else tuple(int(seed) for seed in seeds),
+            moves_sha256=None if row.get("moves_sha256") is None else str(row["moves_sha256"]),
+            played_by=None if row.get("played_by") is None else str(row["played_by"]),
         )
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise ValueError(f"not a game's record: {error!r}") from None
@@ -691,12 +835,32 @@ def game_from_row(row: Mapping[str, Any]) -> GameResult:
     per_seat = [game.think_seconds, game.think_max, game.moves]
     if game.think_wall is not None:
         per_seat.append(game.think_wall)
+    if game.bot_seeds is not None:
+        per_seat.append(game.bot_seeds)
     if (
         game.winner not in (None, 0, 1)
         or not 0 <= game.first_seat < players
         or any(len(values) != players for values in per_seat)
     ):
         raise ValueError("not a game's record: its winner, first seat or per-seat lists are off")
+    turns = [
+        len(range((seat - game.first_seat) % players, game.plies, players))
+        for seat in range(players)
+    ]
+    if list(game.moves) != turns:
+        raise ValueError(
+            f"not a game's record: {game.plies} turns from seat {game.first_seat} are "
+            f"{turns} moves a seat, not {list(game.moves)}"
+        )
+    team_pegs = PEGS_PER_SEAT * players // 2
+    finished = [home == team_pegs for home in game.home]
+    if not all(0 <= home <= team_pegs for home in game.home) or finished != [
+        team == game.winner for team in (0, 1)
+    ]:
+        raise ValueError(
+            f"not a game's record: pegs home {list(game.home)} (of {team_pegs} a team) do not "
+            f"make team {game.winner} the winner"
+        )
     return game
 
 
@@ -712,6 +876,8 @@ def check_game(config: SimulationConfig, game: GameResult) -> None:
         config.swapped(index),
     ):
         raise ValueError(f"game {index} was not dealt or seated as this run deals it")
+    if game.bot_seeds is not None and game.bot_seeds != config.bot_seeds(index):
+        raise ValueError(f"game {index}'s bots were not seeded as this run seeds them")
 
 
 class RecordFile:
@@ -751,7 +917,15 @@ class RecordFile:
                 found = json.loads(lines[0])["config"] if lines else None
             except (json.JSONDecodeError, TypeError, KeyError):
                 found = None
-            if not isinstance(found, dict) or {**found, "games": config.games} != head:
+            if (
+                not isinstance(found, dict)
+                or {
+                    "seeding": "arithmetic",  # records written before runs named it
+                    **found,
+                    "games": config.games,
+                }
+                != head
+            ):
                 raise ValueError(f"{self.path} holds the games of another run, or no run's")
             seen = set()
             for number, line in enumerate(lines[1:], start=2):

@@ -14,6 +14,10 @@ returns (the events since the deal: the bots' turns before the agent's first)
 and ``False`` in those of :meth:`~SingleSeatEnv.step` (see
 :mod:`pegs_rules.rl.env`).
 
+Each bot's generator is seeded by :func:`bot_seed`, a keyed hash of the deal's
+seed (:func:`~pegs_rules.seeding.derive_seed`): a bot's seed tells it nothing of
+the deal, so a bot written by a third party learns no hidden card from it.
+
 >>> from pegs_rules.rl import SingleSeatEnv
 >>> game = SingleSeatEnv(players=4, seat=0, bots="greedy")
 >>> observation, info = game.reset(seed=3)
@@ -31,8 +35,16 @@ from pegs_rules.bots import Bot, decide, make_bot
 from pegs_rules.rl.actions import ActionError, ActionSpace
 from pegs_rules.rl.env import Observation, raw_env
 from pegs_rules.rules import Rules
+from pegs_rules.seeding import derive_seed
 
-__all__ = ["SingleSeatEnv"]
+__all__ = ["SingleSeatEnv", "bot_seed"]
+
+
+def bot_seed(deal: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in the game dealt from ``deal``: HMAC-SHA-256 keyed
+    with the deal's seed over ``rl/single/bot/seat SEAT``
+    (:func:`~pegs_rules.seeding.derive_seed`), from which the deal cannot be worked out."""
+    return derive_seed(deal, "rl", "single", "bot", f"seat {seat}")
 
 
 class SingleSeatEnv(gymnasium.Env[Observation, int]):
@@ -91,7 +103,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, int]):
         deal = self.game.game.seed
         others = [s for s in range(self.game.players) if s != self.seat]
         self.bots = {
-            s: make_bot(self.bot_names[i % len(self.bot_names)], deal * 16 + s)
+            s: make_bot(self.bot_names[i % len(self.bot_names)], bot_seed(deal, s))
             for i, s in enumerate(others)
         }
         self._bots_play()

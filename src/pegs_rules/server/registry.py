@@ -81,7 +81,7 @@ from pegs_rules.server.store import (
     StoredMove,
     StoreError,
 )
-from pegs_rules.server.thinking import Thinking
+from pegs_rules.server.thinking import Thinking, bot_seed
 from pegs_rules.state import GameState
 from pegs_rules.views import view
 
@@ -703,7 +703,7 @@ class Registry:
             state = game.state
             kind = game.seats[state.turn]
             seen, legal = view(state, state.turn), game.legal()
-            seed = secrets.randbits(32)
+            seed = bot_seed(game.stored.record.seed, state.turn, state.ply)
             try:
                 move = await self.thinking.choose(kind, seed, seen, legal)
             except Exception as error:  # a broken worker: the seat still gets a legal move

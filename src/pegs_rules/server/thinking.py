@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from pegs_rules.bots import ExpertBot, MctsBot, make_bot
 from pegs_rules.moves import Move
+from pegs_rules.seeding import derive_seed
 from pegs_rules.server import metrics
 from pegs_rules.server.games import MAX_BOT_SECONDS
 from pegs_rules.views import PlayerView
@@ -48,6 +49,15 @@ FAIR_ROUND = 5.0
 def searches(kind: str) -> bool:
     """Whether the bot ``kind`` searches (its moves take a budget), rather than moving at once."""
     return isinstance(make_bot(kind), (MctsBot, ExpertBot))
+
+
+def bot_seed(game_seed: int, seat: int, ply: int) -> int:
+    """The seed of the bot at ``seat`` choosing the move of ``ply`` in the game dealt from
+    ``game_seed`` (the store's secret): HMAC-SHA-256 keyed with the game's seed
+    (:func:`~pegs_rules.seeding.derive_seed`), so a bot learns nothing of the deal from it, and
+    a bot on a playout budget that finished within the time allowed chooses the same move
+    again from the stored game."""
+    return derive_seed(game_seed, "server", "bot", f"seat {seat}", f"ply {ply}")
 
 
 def bot_move(
