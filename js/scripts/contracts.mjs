@@ -35,6 +35,7 @@ function exported(text) {
 /** Each module's heading (a module re-exported by index.ts needs one here). */
 const TITLES = {
   board: "Board and locations",
+  public: "Checked helpers",
   bots: "Bots",
   cards: "Cards",
   errors: "Errors",

@@ -121,6 +121,7 @@ export function makeRules(changes: Partial<Rules> = {}, base: Rules = ARIZONA_FI
   return made(rules);
 }
 
+/** The default rules, Arizona Pegs and Jokers: five cards, any team peg, a 9 that splits. */
 export const ARIZONA: Rules = makeRules();
 
 /** The sister rules, Pegs and Jokers: draw to six first, own pegs until home, plain 9. */
