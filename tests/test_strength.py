@@ -342,22 +342,20 @@ def test_a_sample_of_a_quick_runs_games_replays(path: Path) -> None:
     replays(path, random.Random(f"{REPLAY_SEED} {path.stem}").sample(range(games), 20))
 
 
-@pytest.mark.parametrize("path", SEARCH_RUNS, ids=lambda path: path.stem)
-def test_the_searching_runs_replay_in_rotation(path: Path) -> None:
+def test_the_searching_runs_replay_in_rotation() -> None:
     """A game of a run with a searching bot on a playout budget plays again exactly as
     recorded. Such a game takes 5 to 60 s to play, so each test run replays one game of one
     run, both drawn anew (all runs in rotation; the game among the quarter of the run's games
     whose bots thought least, to bound the time). PEGS_REPLAY_ALL=1 replays a game of every run,
     drawn from all its games."""
     everything = bool(os.environ.get("PEGS_REPLAY_ALL"))
-    pick = random.Random(REPLAY_SEED).choice(SEARCH_RUNS)
-    if path != pick and not everything:
-        pytest.skip(f"in rotation: PEGS_REPLAY_SEED={REPLAY_SEED} replays {pick.stem} this time")
-    rows = json.loads(path.read_text(encoding="utf-8"))["games"]
-    rows.sort(key=lambda row: sum(row["think_seconds"]))
-    cheap = rows if everything else rows[: max(1, len(rows) // 4)]
-    drawn = random.Random(f"{REPLAY_SEED} {path.stem}").choice(cheap)["index"]
-    replays(path, [drawn])
+    paths = SEARCH_RUNS if everything else [random.Random(REPLAY_SEED).choice(SEARCH_RUNS)]
+    for path in paths:
+        rows = json.loads(path.read_text(encoding="utf-8"))["games"]
+        rows.sort(key=lambda row: sum(row["think_seconds"]))
+        cheap = rows if everything else rows[: max(1, len(rows) // 4)]
+        drawn = random.Random(f"{REPLAY_SEED} {path.stem}").choice(cheap)["index"]
+        replays(path, [drawn])
 
 
 def test_a_replay_finds_a_game_whose_record_was_changed() -> None:

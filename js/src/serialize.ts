@@ -23,7 +23,7 @@ import { checkedRecord, makeRecord, type GameRecord } from "./records.js";
 import { CHOICES, checkedRules, makeRules, RULE_FIELDS, rulesProblem, type Rules } from "./rules.js";
 import { RULINGS } from "./rulings.js";
 import { isSeed, SEED_DIGITS, type GameState } from "./state.js";
-import { guarded, sealed, validate } from "./validate.js";
+import { guarded, handMadeProblems, sealed, validate } from "./validate.js";
 import { repr } from "./text.js";
 import type { Explanation } from "./verdict.js";
 import type { PlayerView } from "./views.js";
@@ -569,7 +569,7 @@ function checkedView(value: unknown): PlayerView {
   return value as PlayerView;
 }
 
-/** Why `value` is not a view some real game agrees with (any value), or `undefined`. */
+/** Why `value` is not a view some game or hand-made position agrees with (any value), or `undefined`. */
 export function viewError(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return `not a view: ${repr(value)}`;
   const v = value as Record<string, unknown>;
@@ -590,11 +590,15 @@ export function viewError(value: unknown): string | undefined {
   }
   const sizes = v["handSizes"];
   if (!(Array.isArray(sizes) && sizes.every(Number.isSafeInteger))) return "handSizes: expected an array of counts";
-  return viewProblem(value as PlayerView);
+  return viewProblem(value as PlayerView, true);
 }
 
-/** What makes a view impossible: whether some full state agrees with it (`undefined` if one does). */
-function viewProblem(seen: PlayerView): string | undefined {
+/**
+ * What makes a view impossible: whether some state agrees with it (`undefined` if one does). With
+ * `outOfPlay` (a view of a position made by hand), the cards it hides may fall short of the
+ * deck's unseen cards, the rest being out of play; read from JSON, they must account for them all.
+ */
+function viewProblem(seen: PlayerView, outOfPlay = false): string | undefined {
   const players = seen.pegs.length;
   if (seen.handSizes.length !== players || seen.seat < 0 || seen.seat >= players) {
     return "the view's seat, pegs and hand sizes do not agree";
@@ -613,7 +617,7 @@ function viewProblem(seen: PlayerView): string | undefined {
   const sizes = seen.handSizes.filter((_, s) => s !== seen.seat);
   if (sizes.some((n) => n < 0) || seen.drawPileSize < 0) return "the view has a negative card count";
   const hidden = sizes.reduce((a, b) => a + b, 0) + seen.drawPileSize;
-  if (hidden !== unseen.length) {
+  if (outOfPlay ? hidden > unseen.length : hidden !== unseen.length) {
     return `the view hides ${hidden} cards, but ${unseen.length} are unaccounted for`;
   }
   const hands: Rank[][] = [];
@@ -629,7 +633,7 @@ function viewProblem(seen: PlayerView): string | undefined {
     rules: seen.rules,
     pegs: seen.pegs,
     hands,
-    drawPile: unseen.slice(dealt),
+    drawPile: unseen.slice(dealt, dealt + seen.drawPileSize),
     discardPile: seen.discardPile,
     turn: seen.turn,
     dealer: seen.dealer,
@@ -638,7 +642,7 @@ function viewProblem(seen: PlayerView): string | undefined {
     ply: seen.ply,
     winner: seen.winner,
   };
-  const problems = validate(state);
+  const problems = outOfPlay ? handMadeProblems(state) : validate(state);
   return problems.length ? `the view cannot come from a real game: ${problems.join("; ")}` : undefined;
 }
 

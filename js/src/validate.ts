@@ -28,6 +28,11 @@ export function validate(state: unknown): string[] {
   return problemsOf(state, false);
 }
 
+/** Every problem of a state made by hand: its cards may fall short of the deck (out of play). */
+export function handMadeProblems(state: unknown): string[] {
+  return problemsOf(state, true);
+}
+
 /**
  * Every problem of `state`; with `outOfPlay`, cards may fall short of the deck (the rest out of
  * play, as in a position made by hand), but never exceed it.
@@ -143,7 +148,7 @@ export function isTrusted(state: unknown): boolean {
  */
 export function checkState(state: unknown): asserts state is GameState {
   if (isTrusted(state)) return;
-  const problems = problemsOf(state, true);
+  const problems = handMadeProblems(state);
   if (problems.length) throw malformed(problems);
 }
 
