@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { teamOf } from "./board.js";
+import { HOME_BASE, teamOf } from "./board.js";
 import { buildDeck, JOKER, TWO, type Rank } from "./cards.js";
 import {
   botSeed,
@@ -41,15 +41,14 @@ import {
 } from "./bots.js";
 import { PegsError } from "./errors.js";
 import { seatsToMove } from "./movegen.js";
-import { PASS, type Move } from "./moves.js";
+import type { Move } from "./moves.js";
 import { cardPlays, splits, type PlayList } from "./plays.js";
 import { Twister } from "./random.js";
-import { deckFor } from "./rules.js";
-import type { GameState } from "./state.js";
+import { deckFor, type Rules } from "./rules.js";
+import { reshuffled, type GameState } from "./state.js";
 import { repr } from "./text.js";
-import { carryOut } from "./turn.js";
 import type { PlayerView } from "./views.js";
-import { WorkBoard, type Geometry } from "./workboard.js";
+import { geometryFor, WorkBoard, type Geometry } from "./workboard.js";
 
 /** Options of {@link MctsBot} and {@link ExpertBot}: a budget of playouts or of seconds a move. */
 export interface SearchOptions {
@@ -189,15 +188,6 @@ class Sampler {
   }
 }
 
-/** `state` after the seat to act makes candidate `move`, whose changes `effects` holds. */
-function rootTurn(state: GameState, move: Move, effects: Map<string, Effect>): GameState {
-  if (move.action === "play") {
-    const effect = effects.get(moveKey(move)) as Effect;
-    return carryOut(state, { card: move.card, changes: effect.changes, listed: move });
-  }
-  return carryOut(state, { card: move.action === "discard" ? move.card : null, changes: NONE, listed: move });
-}
-
 const NONE: readonly number[] = [];
 
 /** What a peg of each colour is worth on each slot, `bySlot[colour * slots + slot]`, by board size. */
@@ -219,88 +209,218 @@ function slotValues(g: Geometry): Float64Array {
 }
 
 /**
- * One turn of a playout, as the reference's `playout_turn`: the option whose changes gain the
- * mover's team most peg value, or with chance {@link EPSILON} a random one; ties at random.
+ * A game during a playout, changed in place turn by turn (as the reference's `Table`): what
+ * the engine's `apply` would make of each turn, without making a state for it.
  */
-function playoutTurn(state: GameState, rng: Twister): GameState {
-  const seat = state.turn;
-  const hand = state.hands[seat] as readonly Rank[];
-  if (hand.length === 0) return carryOut(state, { card: null, changes: NONE, listed: PASS });
-  const rules = state.rules;
-  const seats = seatsToMove(state.pegs, seat, rules);
-  const board = WorkBoard.scratch(state.pegs, teamOf(seat), rules) as WorkBoard;
+class Table {
+  readonly rules: Rules;
+  readonly g: Geometry;
+  readonly pegs: number[][];
+  readonly hands: Rank[][];
+  drawPile: readonly Rank[];
+  drawn = 0;
+  discards: Rank[];
+  readonly seed: bigint;
+  reshuffles: number;
+  turn: number;
+  winner: 0 | 1 | null;
+
+  constructor(state: GameState) {
+    this.rules = state.rules;
+    this.g = geometryFor(state.pegs.length);
+    this.pegs = state.pegs.map((row) => [...row]);
+    this.hands = state.hands.map((hand) => [...hand]);
+    this.drawPile = state.drawPile;
+    this.discards = [...state.discardPile];
+    this.seed = state.seed;
+    this.reshuffles = state.reshuffles;
+    this.turn = state.turn;
+    this.winner = state.winner;
+  }
+
+  /** The turn of the seat to act: `card` played (`null`: a pass) with `changes`, as `carryOut`. */
+  carryOut(card: Rank | null, changes: readonly number[]): void {
+    const seat = this.turn;
+    const hands = this.hands;
+    if (card !== null) {
+      const hand = hands[seat] as Rank[];
+      hand.splice(hand.indexOf(card), 1);
+      this.discards.push(card);
+    }
+    if (changes.length) {
+      const g = this.g;
+      const size = g.slots;
+      let home = false;
+      for (const code of changes) {
+        const seatOf = Math.floor(code / (size * size));
+        const to = code % size;
+        const row = this.pegs[seatOf] as number[];
+        row.splice(row.indexOf(g.locationOf(Math.floor(code / size) % size)), 1);
+        const location = g.locationOf(to);
+        let at = row.length;
+        while (at > 0 && (row[at - 1] as number) > location) at--;
+        row.splice(at, 0, location);
+        if (to > g.length) home = true;
+      }
+      if (home && this.allHome(seat & 1)) {
+        this.winner = (seat & 1) as 0 | 1;
+        return;
+      }
+    }
+    const players = this.pegs.length;
+    const following = (seat + 1) % players;
+    const rules = this.rules;
+    const drawer = rules.drawFirst ? following : seat;
+    const size = rules.handSize + (rules.drawFirst ? 1 : 0);
+    const hand = hands[drawer] as Rank[];
+    if (hand.length < size) {
+      const need = size - hand.length;
+      let taken = 0;
+      while (taken < need) {
+        if (this.drawn === this.drawPile.length) {
+          if (this.discards.length === 0) break;
+          this.drawPile = reshuffled(this.seed, this.reshuffles, this.discards);
+          this.reshuffles += 1;
+          this.drawn = 0;
+          this.discards = [];
+        }
+        hand.push(this.drawPile[this.drawn++] as Rank);
+        taken++;
+      }
+      hand.sort((x, y) => x - y);
+    }
+    this.turn = following;
+  }
+
+  private allHome(team: number): boolean {
+    for (let seat = team; seat < this.pegs.length; seat += 2) {
+      for (const p of this.pegs[seat] as number[]) if (p <= HOME_BASE) return false;
+    }
+    return true;
+  }
+}
+
+const tieRanks: number[] = [];
+const tieKeys: number[] = [];
+const tieChanges: (readonly number[])[] = [];
+
+/**
+ * One turn of a playout, as the reference's `playout_turn`: the option whose changes gain the
+ * mover's team most peg value, or with chance {@link EPSILON} a random one; ties at random, the
+ * options in the order of the legal moves (plays by card then key, then discards).
+ */
+function playoutTurn(table: Table, rng: Twister): void {
+  const seat = table.turn;
+  const hand = table.hands[seat] as Rank[];
+  if (hand.length === 0) {
+    table.carryOut(null, NONE);
+    return;
+  }
+  const rules = table.rules;
+  const seats = seatsToMove(table.pegs, seat, rules);
+  const board = WorkBoard.scratch(table.pegs, seat & 1, rules) as WorkBoard;
   const g = board.g;
   const ranks: Rank[] = [];
   for (const card of hand) if (ranks[ranks.length - 1] !== card) ranks.push(card);
-  let lists: PlayList[] = ranks.map((rank) => cardPlays(board, seats, rank, rules, false));
-  let other = ranks.some((rank, i) => rank !== JOKER && (lists[i] as PlayList).keys.length > 0);
-  if (!other && ranks.some((rank) => splits(rank, rules) || (rank === TWO && rules.twoSwap))) {
-    lists = ranks.map((rank) => cardPlays(board, seats, rank, rules)); // the hand may have only splits
-    other = ranks.some((rank, i) => rank !== JOKER && (lists[i] as PlayList).keys.length > 0);
+  const lists: PlayList[] = [];
+  let other = false;
+  let pairing = false;
+  for (const rank of ranks) {
+    const list = cardPlays(board, seats, rank, rules, false);
+    lists.push(list);
+    if (rank !== JOKER && list.keys.length > 0) other = true;
+    if (splits(rank, rules) || (rank === TWO && rules.twoSwap)) pairing = true;
   }
-  const discards = other ? [] : ranks;
-  // the plays of each rank in order of key (as the reference's legal moves order them)
-  const orders = lists.map((list) => list.keys.map((_, i) => i).sort((a, b) => (list.keys[a] as number) - (list.keys[b] as number)));
-  let count = discards.length;
+  if (!other && pairing) {
+    for (let r = 0; r < ranks.length; r++) {
+      const list = cardPlays(board, seats, ranks[r] as Rank, rules); // the hand may have only splits
+      lists[r] = list;
+      if (ranks[r] !== JOKER && list.keys.length > 0) other = true;
+    }
+  }
+  const discards = other ? 0 : ranks.length;
+  let count = discards;
   for (const list of lists) count += list.keys.length;
-  let card: Rank;
-  let changes: readonly number[];
   if (count === 1 || rng.random() < EPSILON) {
     let pick = rng.below(count);
-    for (let r = 0; r < ranks.length && pick >= 0; r++) {
-      const order = orders[r] as number[];
-      if (pick < order.length) {
-        card = ranks[r] as Rank;
-        changes = (lists[r] as PlayList).changes[order[pick] as number] as readonly number[];
-        return done(state, card, changes);
+    for (let r = 0; r < ranks.length; r++) {
+      const list = lists[r] as PlayList;
+      if (pick < list.keys.length) {
+        const order = list.keys.map((_, i) => i).sort((x, y) => (list.keys[x] as number) - (list.keys[y] as number));
+        table.carryOut(ranks[r] as Rank, list.changes[order[pick] as number] as readonly number[]);
+        return;
       }
-      pick -= order.length;
+      pick -= list.keys.length;
     }
-    return done(state, discards[pick] as Rank, NONE);
+    table.carryOut(ranks[pick] as Rank, NONE);
+    return;
   }
   const values = slotValues(g);
   const size = g.slots;
+  const square = size * size;
   const team = seat & 1;
-  const best: [Rank, readonly number[]][] = [];
+  let ties = 0;
   let bestGain = -Infinity;
-  ranks.forEach((rank, r) => {
+  for (let r = 0; r < ranks.length; r++) {
     const list = lists[r] as PlayList;
-    for (const i of orders[r] as number[]) {
+    const keys = list.keys;
+    for (let i = 0; i < keys.length; i++) {
       const made = list.changes[i] as readonly number[];
       let gain = 0.0;
-      for (const code of made) {
-        const colour = Math.floor(code / (size * size));
-        const move = code - colour * size * size;
+      for (let c = 0; c < made.length; c++) {
+        const code = made[c] as number;
+        const colour = Math.floor(code / square);
+        const move = code - colour * square;
         const src = Math.floor(move / size);
-        const dst = move - src * size;
-        const delta = (values[colour * size + dst] as number) - (values[colour * size + src] as number);
+        const base = colour * size;
+        const delta = (values[base + move - src * size] as number) - (values[base + src] as number);
         gain += colour & 1 ? -delta : delta;
       }
       if (team) gain = -gain;
-      if (gain > bestGain) {
-        best.length = 0;
-        best.push([rank, made]);
-        bestGain = gain;
-      } else if (gain === bestGain) best.push([rank, made]);
+      if (gain >= bestGain) {
+        if (gain > bestGain) {
+          ties = 0;
+          bestGain = gain;
+        }
+        tieRanks[ties] = r;
+        tieKeys[ties] = keys[i] as number;
+        tieChanges[ties] = made;
+        ties++;
+      }
     }
-  });
-  if (discards.length && bestGain <= 0.0) {
-    if (bestGain < 0.0) best.length = 0;
-    for (const rank of discards) best.push([rank, NONE]);
   }
-  const chosen = (best.length === 1 ? best[0] : rng.choice(best)) as [Rank, readonly number[]];
-  return done(state, chosen[0], chosen[1]);
+  if (discards && bestGain <= 0.0) {
+    if (bestGain < 0.0) ties = 0;
+    for (let r = 0; r < ranks.length; r++) {
+      tieRanks[ties] = ranks.length + r; // after every play
+      tieKeys[ties] = 0;
+      tieChanges[ties] = NONE;
+      ties++;
+    }
+  }
+  let chosen = 0;
+  if (ties > 1) {
+    // the ties in the order of the legal moves: by card, then key (discards last)
+    const order: number[] = [];
+    for (let t = 0; t < ties; t++) order.push(t);
+    order.sort((x, y) => (tieRanks[x] as number) - (tieRanks[y] as number) || (tieKeys[x] as number) - (tieKeys[y] as number));
+    chosen = order[rng.below(ties)] as number;
+  }
+  const r = tieRanks[chosen] as number;
+  table.carryOut(ranks[r < ranks.length ? r : r - ranks.length] as Rank, tieChanges[chosen] as readonly number[]);
 }
 
-function done(state: GameState, card: Rank, changes: readonly number[]): GameState {
-  return carryOut(state, { card, changes, listed: PASS });
-}
-
-/** The win chance of `team` after {@link DEPTH} turns of playout from `state`. */
-function playoutValue(state: GameState, team: number, rng: Twister, joker: boolean): number {
-  for (let turn = 0; turn < DEPTH && state.winner === null; turn++) state = playoutTurn(state, rng);
-  if (state.winner !== null) return state.winner === team ? 1.0 : 0.0;
-  const score = evaluate(state.pegs, team, state.rules, joker);
+/**
+ * The win chance of `team` after candidate `move` in `state` (its changes in `effects`, the same
+ * in every deal) and {@link DEPTH} turns of playout.
+ */
+function playoutValue(state: GameState, move: Move, effects: Map<string, Effect>, team: number, rng: Twister, joker: boolean): number {
+  const table = new Table(state);
+  if (move.action === "play") table.carryOut(move.card, (effects.get(moveKey(move)) as Effect).changes);
+  else table.carryOut(move.action === "discard" ? move.card : null, NONE);
+  for (let turn = 0; turn < DEPTH && table.winner === null; turn++) playoutTurn(table, rng);
+  if (table.winner !== null) return table.winner === team ? 1.0 : 0.0;
+  const score = evaluate(table.pegs, team, table.rules, joker);
   return 1.0 / (1.0 + Math.exp(-score / SCALE));
 }
 
@@ -348,8 +468,7 @@ export class MctsBot implements Bot {
           }
         }
       }
-      const state = sampler.sample(rng);
-      const value = playoutValue(rootTurn(state, candidates[i] as Move, effects), team, rng, false);
+      const value = playoutValue(sampler.sample(rng), candidates[i] as Move, effects, team, rng, false);
       visits[i] = (visits[i] as number) + 1;
       totals[i] = (totals[i] as number) + value;
     }
@@ -392,6 +511,7 @@ export class ExpertBot implements Bot {
     const began = clock();
     const budget = seconds ?? maxSeconds;
     let played = 0;
+    const playouts = new Twister(0n); // keyed anew for each deal's playouts
     for (let round = 0; round < rounds; round++) {
       const left = rounds - round;
       const now = clock();
@@ -399,10 +519,10 @@ export class ExpertBot implements Bot {
       const deals = Math.max(1, Math.floor(Math.floor((iterations - played) / left) / alive.length));
       for (let dealt = 0; (seconds !== undefined || dealt < deals) && !(dealt && clock() >= deadline); dealt++) {
         const state = sampler.sample(rng);
-        const seed = BigInt(rng.bits(32));
+        const seed = rng.bits(32);
         for (const i of alive) {
-          const after = rootTurn(state, candidates[i] as Move, effects);
-          totals[i] = (totals[i] as number) + playoutValue(after, team, new Twister(seed), true);
+          playouts.reseed(seed);
+          totals[i] = (totals[i] as number) + playoutValue(state, candidates[i] as Move, effects, team, playouts, true);
         }
         played += alive.length;
       }
