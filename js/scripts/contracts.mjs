@@ -36,6 +36,8 @@ function exported(text) {
 const TITLES = {
   board: "Board and locations",
   bots: "Bots",
+  search: "Searching bots: hard and expert",
+  public: "Checked helpers",
   cards: "Cards",
   errors: "Errors",
   events: "Events",

@@ -205,7 +205,10 @@ export interface Effect {
   readonly changes: readonly number[];
 }
 
-/** Each play of the seat whose view `seen` is, by its canonical text ({@link moveKey}), with its effect. */
+/**
+ * Each play of the seat whose view `seen` is, and each discard it may make, by its canonical text
+ * ({@link moveKey}), with its effect: its legal moves but a pass.
+ */
 export function effectsOf(seen: PlayerView): Map<string, Effect> {
   const hands = seen.pegs.map((_, seat) => (seat === seen.seat ? seen.hand : []));
   const state: GameState = {
@@ -223,7 +226,9 @@ export function effectsOf(seen: PlayerView): Map<string, Effect> {
   };
   const g = geometryFor(seen.pegs.length);
   const byText = new Map<string, Effect>();
-  for (const card of found(state).cards) {
+  const offered = found(state);
+  if (!offered.playable) for (const { rank } of offered.cards) byText.set(`discard ${rank}`, { pegs: seen.pegs, changes: [] });
+  for (const card of offered.cards) {
     listedPlays(g, card).forEach((play, i) => {
       const pegs = seen.pegs.map((row) => [...row]);
       const changes = card.changes[i] as readonly number[];
@@ -242,6 +247,7 @@ export function effectsOf(seen: PlayerView): Map<string, Effect> {
 
 /** A move's canonical text, by which {@link effectsOf} finds its effect. */
 export function moveKey(move: Move): string {
+  if (move.action === "discard") return `discard ${move.card}`;
   if (move.action !== "play") return move.action;
   return `${move.card} ${move.steps.map((s) => `${s.seat}:${s.from}-${s.to}`).join(" ")}`;
 }

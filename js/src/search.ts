@@ -41,7 +41,7 @@ import {
 } from "./bots.js";
 import { PegsError } from "./errors.js";
 import { seatsToMove } from "./movegen.js";
-import type { Move } from "./moves.js";
+import { moveText, type Move } from "./moves.js";
 import { cardPlays, splits, type PlayList } from "./plays.js";
 import { Twister } from "./random.js";
 import { deckFor, type Rules } from "./rules.js";
@@ -106,6 +106,9 @@ function clock(): number {
  */
 function shortlist(seen: PlayerView, moves: readonly Move[], effects: Map<string, Effect>, joker: boolean): Move[] {
   if (moves.length === 1) return [moves[0] as Move];
+  for (const move of moves) {
+    if (!effects.has(moveKey(move))) throw new PegsError(`a bot chooses among the legal moves: ${moveText(move)} is not one`);
+  }
   const team = teamOf(seen.seat);
   const scores = moves.map((move) => {
     const pegs = effects.get(moveKey(move))?.pegs ?? seen.pegs;
