@@ -1,6 +1,6 @@
 """The TypeScript package's searching bots choose as this library's: the differential of
 ``tools/bot_differential.py`` at a size for CI (its full run, 2,400 decisions at 100 playouts,
-is in docs/javascript.rst), and a bot named in either engine with a budget."""
+is in docs/javascript.rst), and the chooser's answer to a request it cannot read."""
 
 from __future__ import annotations
 
