@@ -6,9 +6,9 @@ package's, in one run on the same decisions.
 The decisions are those of ``tools/bot_differential.py`` (4, 6 and 8 players, both presets),
 each asked of a fresh bot with the same seed in both engines, so both do the same playouts
 (they choose alike, which the run checks). Python's time is the CPU time of each ``choose``;
-the TypeScript bots' is each ``choose`` timed in one Node process
+the TypeScript bots' is the CPU time of each ``choose`` in one Node process
 (``js/scripts/bot-choose.mjs``, after ``npm run build --prefix js``), warmed up first by the
-same decisions asked once before. Playouts a second: decisions times budget over the time (the
+same decisions asked twice before (its compiler has then done most of its work). Playouts a second: decisions times budget over the time (the
 expert may play a few more than its budget, the same in both engines).
 """
 
@@ -47,12 +47,14 @@ def main(argv: list[str] | None = None) -> int:
             python_seconds += time.process_time() - began
             request = {"seed": seed, "view": to_data(seen), "moves": moves_to_data(moves)}
             requests.append(request)
-        warm = [{**r, "bench": f"{bot}:{args.budget}"} for r in requests]
+        warm = [{**r, "bench": f"{bot}:{args.budget}"} for r in requests] * 2
         timed = [{**r, "bench": f"{bot}:{args.budget}"} for r in requests]
         checks = [{**r, "bot": f"{bot}:{args.budget}"} for r in requests]
         answers = ask_node(warm + timed + checks)
-        ts_seconds = sum(answer["seconds"] for answer in answers[len(warm) : len(warm) * 2])
-        agree = sum(a == b for a, b in zip(answers[len(warm) * 2 :], chosen, strict=True))
+        ts_seconds = sum(
+            answer["seconds"] for answer in answers[len(warm) : len(warm) + len(timed)]
+        )
+        agree = sum(a == b for a, b in zip(answers[len(warm) + len(timed) :], chosen, strict=True))
         playouts = args.decisions * args.budget
         print(
             f"{bot}: {args.decisions} decisions of {args.budget} playouts ({agree} chosen alike): "

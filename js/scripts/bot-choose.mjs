@@ -4,7 +4,7 @@
 // ("id": a name for the bot, which later lines reuse unless "fresh" is true, so that its
 // generator goes on from the draws it made for them) and each output line the chosen move's document (or {"error": "..."}). A line
 //   {"bench": "expert:200", "seed": 1, "view": ..., "moves": ...}
-// instead answers {"seconds": ...}, the time the choice took.
+// instead answers {"seconds": ...}, the CPU time the choice took (as Python's process_time).
 //
 //   node scripts/bot-choose.mjs < requests.jsonl    (after npm run build)
 import { createInterface } from "node:readline";
@@ -23,9 +23,10 @@ for await (const line of createInterface({ input: process.stdin })) {
     }
     const seen = fromData(request.view, "view");
     const moves = fromData(request.moves, "moves");
-    const began = process.hrtime.bigint();
+    const began = process.cpuUsage();
     const move = bot.choose(seen, moves);
-    const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+    const used = process.cpuUsage(began);
+    const seconds = (used.user + used.system) / 1e6;
     answer = request.bench === undefined ? toData(move) : { seconds };
   } catch (error) {
     answer = { error: String(error) };

@@ -192,11 +192,16 @@ class Sampler {
 }
 
 const NONE: readonly number[] = [];
+const NONE_CARDS: readonly Rank[] = [];
 
 /** What a peg of each colour is worth on each slot, `bySlot[colour * slots + slot]`, by board size. */
 const SLOT_VALUES = new Map<number, Float64Array>();
 
+let lastGeometry: Geometry | undefined;
+let lastValues: Float64Array | undefined;
+
 function slotValues(g: Geometry): Float64Array {
+  if (g === lastGeometry) return lastValues as Float64Array;
   let values = SLOT_VALUES.get(g.players);
   if (values === undefined) {
     values = new Float64Array(g.players * g.slots);
@@ -208,6 +213,8 @@ function slotValues(g: Geometry): Float64Array {
     }
     SLOT_VALUES.set(g.players, values);
   }
+  lastGeometry = g;
+  lastValues = values;
   return values;
 }
 
@@ -222,7 +229,9 @@ class Table {
   readonly hands: Rank[][];
   drawPile: readonly Rank[];
   drawn = 0;
-  discards: Rank[];
+  /** The discard pile: `shared` (the state's, not copied) then the cards played since. */
+  shared: readonly Rank[];
+  discards: Rank[] = [];
   readonly seed: bigint;
   reshuffles: number;
   turn: number;
@@ -234,7 +243,7 @@ class Table {
     this.pegs = state.pegs.map((row) => [...row]);
     this.hands = state.hands.map((hand) => [...hand]);
     this.drawPile = state.drawPile;
-    this.discards = [...state.discardPile];
+    this.shared = state.discardPile;
     this.seed = state.seed;
     this.reshuffles = state.reshuffles;
     this.turn = state.turn;
@@ -281,16 +290,23 @@ class Table {
       let taken = 0;
       while (taken < need) {
         if (this.drawn === this.drawPile.length) {
-          if (this.discards.length === 0) break;
-          this.drawPile = reshuffled(this.seed, this.reshuffles, this.discards);
+          if (this.shared.length + this.discards.length === 0) break;
+          this.drawPile = reshuffled(this.seed, this.reshuffles, [...this.shared, ...this.discards]);
+          this.shared = NONE_CARDS;
           this.reshuffles += 1;
           this.drawn = 0;
           this.discards = [];
         }
-        hand.push(this.drawPile[this.drawn++] as Rank);
+        const card = this.drawPile[this.drawn++] as Rank;
+        let at = hand.length; // kept sorted: the card goes in after those not above it
+        hand.push(card);
+        while (at > 0 && (hand[at - 1] as number) > card) {
+          hand[at] = hand[at - 1] as Rank;
+          at--;
+        }
+        hand[at] = card;
         taken++;
       }
-      hand.sort((x, y) => x - y);
     }
     this.turn = following;
   }
