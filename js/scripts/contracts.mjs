@@ -37,6 +37,8 @@ const TITLES = {
   board: "Board and locations",
   public: "Checked helpers",
   bots: "Bots",
+  search: "Searching bots: hard and expert",
+  public: "Checked helpers",
   cards: "Cards",
   errors: "Errors",
   events: "Events",

@@ -62,7 +62,7 @@ export type Pegs = readonly (readonly Location[])[];
  * holes at `length + k`. */
 const VALUES = new Map<number, Float64Array[]>();
 
-function valuesFor(players: number): Float64Array[] {
+export function valuesFor(players: number): Float64Array[] {
   let tables = VALUES.get(players);
   if (tables === undefined) {
     const length = 18 * players;
@@ -80,7 +80,7 @@ function valuesFor(players: number): Float64Array[] {
   return tables;
 }
 
-function valueOf(table: Float64Array, location: Location, length: number): number {
+export function valueOf(table: Float64Array, location: Location, length: number): number {
   if (location === START) return 0;
   return table[location > HOME_BASE ? location - HOME_BASE + length : location + 1] as number;
 }
@@ -199,8 +199,17 @@ export function won(pegs: Pegs, team: number): boolean {
   return true;
 }
 
-/** Each play of the seat whose view `seen` is, by its canonical text, with the pegs it leaves. */
-function effectsOf(seen: PlayerView): Map<string, Pegs> {
+/** What a play of the seat to act does: the pegs it leaves and its change codes, landings included. */
+export interface Effect {
+  readonly pegs: Pegs;
+  readonly changes: readonly number[];
+}
+
+/**
+ * Each play of the seat whose view `seen` is, and each discard it may make, by its canonical text
+ * ({@link moveKey}), with its effect: its legal moves but a pass.
+ */
+export function effectsOf(seen: PlayerView): Map<string, Effect> {
   const hands = seen.pegs.map((_, seat) => (seat === seen.seat ? seen.hand : []));
   const state: GameState = {
     rules: seen.rules,
@@ -216,24 +225,29 @@ function effectsOf(seen: PlayerView): Map<string, Pegs> {
     winner: null,
   };
   const g = geometryFor(seen.pegs.length);
-  const byText = new Map<string, Pegs>();
-  for (const card of found(state).cards) {
+  const byText = new Map<string, Effect>();
+  const offered = found(state);
+  if (!offered.playable) for (const { rank } of offered.cards) byText.set(`discard ${rank}`, { pegs: seen.pegs, changes: [] });
+  for (const card of offered.cards) {
     listedPlays(g, card).forEach((play, i) => {
       const pegs = seen.pegs.map((row) => [...row]);
-      for (const code of card.changes[i] as readonly number[]) {
+      const changes = card.changes[i] as readonly number[];
+      for (const code of changes) {
         const { seat, from, to } = stepOf(g, code);
         const row = pegs[seat] as Location[];
         row.splice(row.indexOf(from), 1);
         row.push(to);
         row.sort((a, b) => a - b);
       }
-      byText.set(key(play), pegs);
+      byText.set(moveKey(play), { pegs, changes });
     });
   }
   return byText;
 }
 
-function key(move: Move): string {
+/** A move's canonical text, by which {@link effectsOf} finds its effect. */
+export function moveKey(move: Move): string {
+  if (move.action === "discard") return `discard ${move.card}`;
   if (move.action !== "play") return move.action;
   return `${move.card} ${move.steps.map((s) => `${s.seat}:${s.from}-${s.to}`).join(" ")}`;
 }
@@ -246,7 +260,7 @@ export function discardCost(move: Move): number {
   return move.card === 1 || (move.card >= 11 && move.card <= 13) ? 0.25 : 0.0;
 }
 
-function checked(seen: PlayerView, moves: readonly Move[]): void {
+export function checked(seen: PlayerView, moves: readonly Move[]): void {
   const problem = viewError(seen);
   if (problem !== undefined) throw new PegsError(`a bot sees a PlayerView (view(state, seat)): ${problem}`);
   if (!Array.isArray(moves) || moves.length === 0) throw new PegsError("a bot needs at least one legal move to choose from");
@@ -260,7 +274,7 @@ function chanceOf(value: unknown, name: string): number {
 }
 
 /** A bot's seed as a bigint: a bigint, or a safe integer. */
-function botSeed(seed: unknown): bigint {
+export function botSeed(seed: unknown): bigint {
   if (typeof seed === "bigint") return seed;
   if (Number.isSafeInteger(seed)) return BigInt(seed as number);
   throw new PegsError(`a bot's seed is a bigint or a safe integer, not ${repr(seed)}`);
@@ -294,7 +308,7 @@ export class GreedyBot implements Bot {
     const effects = effectsOf(seen);
     const team = teamOf(seen.seat);
     const scores = moves.map((move) => {
-      const pegs = effects.get(key(move)) ?? seen.pegs;
+      const pegs = effects.get(moveKey(move))?.pegs ?? seen.pegs;
       return won(pegs, team) ? WIN : evaluate(pegs, team, seen.rules) - discardCost(move);
     });
     const best = Math.max(...scores);
@@ -338,7 +352,7 @@ export class EasyBot implements Bot {
     const team = teamOf(seen.seat);
     const worth = new Map<Move, number>();
     for (const move of moves) {
-      const pegs = effects.get(key(move)) ?? seen.pegs;
+      const pegs = effects.get(moveKey(move))?.pegs ?? seen.pegs;
       if (won(pegs, team)) return move; // the winning move is never overlooked
       worth.set(move, progress(pegs, team) - discardCost(move));
     }
@@ -367,20 +381,3 @@ export class EasyBot implements Bot {
     return seenMoves[low] as Move;
   }
 }
-
-/** The bots by name, as the reference engine's `make_bot` names them. */
-export function makeBot(name: string, seed: number | bigint = 0): Bot {
-  if (typeof name !== "string") throw new PegsError(`a bot's name is text, not ${repr(name)}`);
-  switch (name) {
-    case "random":
-      return new RandomBot(seed);
-    case "easy":
-      return new EasyBot(seed);
-    case "greedy":
-    case "medium":
-      return new GreedyBot(seed);
-    default:
-      throw new PegsError(`unknown bot '${name}'; known: random, easy, medium (greedy)`);
-  }
-}
-

@@ -37,7 +37,8 @@ export {
   trackLength,
   won,
 } from "./public.js";
-export { decide, discardCost, EasyBot, GreedyBot, makeBot, RandomBot, type Bot, type Pegs, type EasyOptions } from "./bots.js";
+export { decide, discardCost, EasyBot, GreedyBot, RandomBot, type Bot, type Pegs, type EasyOptions } from "./bots.js";
+export { ExpertBot, makeBot, MctsBot, type SearchOptions } from "./search.js";
 export { buildDeck, RANKS, type Rank } from "./cards.js";
 export { ACE, TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, JOKER } from "./cards.js";
 export {

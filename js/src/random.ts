@@ -14,6 +14,8 @@ import { sha512 } from "./sha512.js";
 const N = 624;
 const M = 397;
 
+const WORD = new Uint32Array(1);
+
 /** A Mersenne Twister, drawn from as CPython's `random.Random` draws. */
 export class Twister {
   private readonly mt = new Uint32Array(N);
@@ -22,6 +24,12 @@ export class Twister {
   /** A generator keyed by `seed`: a whole number, a text or bytes (see the module). */
   constructor(seed: bigint | string | Uint8Array) {
     this.seed(typeof seed === "bigint" ? wordsOf(seed) : keyOf(seed));
+  }
+
+  /** Key the generator anew by the whole number `word` (0 <= word < 2^32), as a new one would be. */
+  reseed(word: number): void {
+    WORD[0] = word;
+    this.seed(WORD);
   }
 
   /** The next 32 random bits, as a whole number. */

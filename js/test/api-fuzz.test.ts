@@ -67,7 +67,7 @@ const functions = (Object.entries({ ...api, svg: render.svg }) as [string, unkno
   (entry): entry is [string, (...args: unknown[]) => unknown] =>
     typeof entry[1] === "function" && !/^class /.test(Function.prototype.toString.call(entry[1])),
 );
-const classes = ["RandomBot", "EasyBot", "GreedyBot"] as const;
+const classes = ["RandomBot", "EasyBot", "GreedyBot", "MctsBot", "ExpertBot"] as const;
 
 describe("every exported function, any arguments: only the package's errors", () => {
   test.each(functions.map(([name, fn]) => [name, fn] as const))("%s", (name, fn) => {

@@ -38,7 +38,7 @@ describe.each([4, 6, 8])("%i players", (players) => {
   });
 
   test("bots of every level finish a game", () => {
-    for (const name of ["random", "easy", "medium"]) {
+    for (const name of ["random", "easy", "medium", "hard:4", "expert:8"]) {
       const bots = Array.from({ length: players }, (_, seat) => makeBot(name, seat));
       let state = newGame(players, { seed: 77n });
       while (state.winner === null && state.ply < 5_000) state = apply(state, decide(bots[state.turn] as ReturnType<typeof makeBot>, state));

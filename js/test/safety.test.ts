@@ -109,6 +109,27 @@ describe("returned values cannot change later answers", () => {
     );
   });
 
+  test("the searching bots choose alike whatever was done to the moves and views they were given", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("hard:6", "expert:12"), fc.bigInt({ min: 0n, max: 2n ** 32n }), fc.array(edits, { minLength: 1, maxLength: 6 }), (name, seed, turns) => {
+        let state: GameState = used.newGame(4, { seed });
+        const bot = used.makeBot(name, 7);
+        const twin = fresh.makeBot(name, 7);
+        for (const edit of turns) {
+          if (state.winner !== null) break;
+          const moves = used.legalMoves(state);
+          const seen = used.view(state, state.turn);
+          const chosen = used.moveText(bot.choose(seen, moves));
+          for (const e of edit) mutate([moves, seen][e.op % 2], e);
+          const again = fresh.legalMoves(state);
+          expect(chosen).toBe(fresh.moveText(twin.choose(fresh.view(state, state.turn), again)));
+          state = used.apply(state, used.parseNotation(chosen));
+        }
+      }),
+      { numRuns: Math.min(RUNS.numRuns, 20) },
+    );
+  });
+
   test("the findings: a truncated, sorted or edited move list, a step edited", () => {
     const game = used.parsePosition("pegs 0: 70\nhand 0: 7 K");
     const moves = used.legalMoves(game) as Move[];
