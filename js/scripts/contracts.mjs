@@ -35,7 +35,6 @@ function exported(text) {
 /** Each module's heading (a module re-exported by index.ts needs one here). */
 const TITLES = {
   board: "Board and locations",
-  public: "Checked helpers",
   bots: "Bots",
   search: "Searching bots: hard and expert",
   public: "Checked helpers",
