@@ -14,14 +14,13 @@
   a tree without one: the browser's HTTP cache);
 * **offline**: the same again with the network off (a tree without a service worker
   cannot load offline, and is not measured);
-* **bot moves in the page** (this tree): a greedy bot of the TypeScript engine, in the page,
-  and a searching bot in the page's Python worker (through :mod:`pegs_rules.web.bridge`),
-  each timed in the page from the request to the move applied, with the bot's own
+* **bot moves in the page** (this tree): a greedy and a searching bot of the TypeScript
+  engine, in the page, each timed from the request to the move applied, with the bot's own
   thinking time. The same bots then choose the same moves in this CPython process, the
   baseline for the ratio.
 
 With ``--baseline REF`` the playground of that revision is built too (from ``git archive``,
-with this checkout's Pyodide runtime) and the loads of the two are measured in turns, a
+after ``npm ci`` in its root and its ``js/``) and the loads of the two are measured in turns, a
 new profile each, in one run: the ratios are the figures to quote.
 
 ``--shots DIR`` measures nothing: it films a first visit of this tree instead (a new
@@ -31,8 +30,8 @@ the board was playable, as ``first-visit-150ms.png``, ``first-visit-600ms.png`` 
 ``first-visit-playable.png`` in DIR (the docs' pictures of a first visit: ``--shots
 docs/_static``), printing the time of each frame used.
 
-Needs the dev extra (Playwright), Chromium (``/usr/bin/chromium``) and the Pyodide runtime
-(``npm ci``). A measurement, not a test: the machine is shared and noisy, so say how busy it
+Needs the dev extra (Playwright), Chromium (``/usr/bin/chromium``) and the TypeScript
+package's tools (``npm ci --prefix js``). A measurement, not a test: the machine is shared and noisy, so say how busy it
 was (the load average is printed).
 """
 
@@ -101,53 +100,18 @@ FIRST_PAINT = (
     """() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null"""
 )
 BOT_MOVES = """async ([name, seed, count]) => {
-    // Four bots of one name, as the page plays them: the TypeScript engine's own, or Python's
-    // (the page's worker and pegs_rules.web.bridge) for those only Python has.
+    // Four bots of one name, as the page's worker makes them, here on the page's thread.
     const pegs = await import("./js/pegs-rules.js");
-    const seats = [name, name, name, name];
-    let python = null;
-    try {
-        pegs.makeBot(name, 0);
-    } catch {
-        const config = await (await fetch("config.json")).json();
-        const url = new URL("js/worker.js", location.href);
-        url.searchParams.set("wheel", new URL(config.wheel, location.href).href);
-        url.searchParams.set("pyodide", new URL(config.pyodide, location.href).href);
-        const worker = new Worker(url, { type: "module" });
-        const waiting = new Map();
-        let id = 0;
-        worker.onmessage = ({ data }) => {
-            if (data.id !== undefined) waiting.get(data.id)(data.answer);
-        };
-        python = {
-            worker,
-            ask: (request) => new Promise((resolve) => {
-                id += 1;
-                waiting.set(id, resolve);
-                worker.postMessage({ id, request });
-            }),
-        };
-        await python.ask({ op: "bots", seed, seats });
-    }
-    const bots = seats.map((bot, seat) => (python ? null : pegs.makeBot(bot, seed * 100 + seat)));
+    const bots = [0, 1, 2, 3].map((seat) => pegs.makeBot(name, seed * 100 + seat));
     let state = pegs.newGame(4, { seed });
     const moves = [];
     for (let i = 0; i < count && state.winner === null; i += 1) {
         const started = performance.now();
-        let move;
-        let thought;
-        if (python) {
-            const answer = await python.ask({ op: "decide", seat: state.turn, state: pegs.toJson(state) });
-            move = pegs.parseNotation(answer.move);
-            thought = answer.thought_ms;
-        } else {
-            move = pegs.decide(bots[state.turn], state);
-            thought = performance.now() - started;
-        }
+        const move = pegs.decide(bots[state.turn], state);
+        const thought = performance.now() - started;
         state = pegs.apply(state, move);
         moves.push({ ms: performance.now() - started, thought, move: pegs.moveText(move) });
     }
-    python?.worker.terminate();
     return moves;
 }"""
 
@@ -180,18 +144,11 @@ def build_revision(ref: str, out: Path) -> None:
     archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(tree, filter="data")
-    runtime = ROOT / "node_modules" / "pyodide"
+    for folder in (tree, tree / "js"):
+        npm = ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"]
+        subprocess.run(npm, cwd=folder, check=True, stdout=subprocess.DEVNULL)
     env = os.environ | {"PYTHONPATH": str(tree / "src")}
-    command = [
-        sys.executable,
-        "-m",
-        "pegs_rules",
-        "web",
-        "build",
-        str(out),
-        "--pyodide",
-        str(runtime),
-    ]
+    command = [sys.executable, "-m", "pegs_rules", "web", "build", str(out)]
     subprocess.run(command, cwd=tree, env=env, check=True, stdout=subprocess.DEVNULL)
 
 

@@ -1,6 +1,6 @@
 """A real browser for tests: the system Chromium driven by Playwright, and a static file server.
 
-Where no Chromium (or no Playwright, or no npm for the Pyodide runtime) is found the
+Where no Chromium (or no Playwright, or no npm for axe-core and esbuild) is found the
 browser tests skip, saying why; with ``PEGS_REQUIRE_BROWSER=1`` in the environment
 (CI sets it) a missing piece fails them instead.
 """
@@ -53,11 +53,11 @@ def chromium() -> str:
 
 
 NPM_FILES = {
-    ".": ("pyodide/package.json", "axe-core/axe.min.js"),
+    ".": ("axe-core/axe.min.js",),
     "js": (".bin/esbuild",),
 }
-"""What the browser tests need from ``node_modules``, by folder: the Pyodide runtime and
-axe-core; the TypeScript engine's esbuild, which bundles it into the playground."""
+"""What the browser tests need from ``node_modules``, by folder: axe-core; the TypeScript
+engine's esbuild, which bundles it into the playground."""
 
 
 def npm_ci(root: Path) -> None:

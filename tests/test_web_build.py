@@ -1,9 +1,7 @@
 """``pegs web build``: what goes into the playground folder, and what stops a build.
 
-These tests use a stand-in runtime folder and wheel, so they need no Pyodide nor a
-network; the TypeScript engine is bundled from ``js/`` with its esbuild (``npm ci
---prefix js``, which the README's test command runs first). The browser tests build the
-real thing.
+The TypeScript engine is bundled from ``js/`` with its esbuild (``npm ci --prefix js``,
+which the README's test command runs first). The browser tests serve and drive the build.
 """
 
 from __future__ import annotations
@@ -20,45 +18,25 @@ from pegs_rules import __version__, new_game
 from pegs_rules.cli import main
 from pegs_rules.render import SEAT_COLOURS, svg
 from pegs_rules.rulings import RULINGS
-from pegs_rules.web.bridge import BOARD_SIZE, hello
 from pegs_rules.web.build import (
     BUNDLE,
-    ENGINE_FILES,
     FIRST_BOARDS,
     PAGE_BUNDLE,
-    RUNTIME_FILES,
     STATIC,
     BuildError,
     build,
     digests,
     find_esbuild,
-    find_runtime,
     first_paint,
 )
+from pegs_rules.web.offer import BOARD_SIZE, hello
 
 ROOT = Path(__file__).resolve().parents[1]
-WHEEL = f"pegs_rules-{__version__}-py3-none-any.whl"
 
 
-def fake_runtime(folder: Path, version: str = "314.0.7") -> Path:
-    folder.mkdir(parents=True)
-    for name in RUNTIME_FILES:
-        (folder / name).write_text("stand-in", encoding="utf-8")
-    (folder / "package.json").write_text(json.dumps({"version": version}), encoding="utf-8")
-    return folder
-
-
-def fake_wheel(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    wheel = folder / WHEEL
-    wheel.write_bytes(b"PK stand-in")
-    return wheel
-
-
-def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path: Path) -> None:
-    runtime = fake_runtime(tmp_path / "pyodide")
+def test_the_folder_holds_the_page_its_engine_and_its_config(tmp_path: Path) -> None:
     out = tmp_path / "site"
-    page = build(out, wheel=fake_wheel(tmp_path / "dist"), pyodide=runtime, docs_url="https://d/")
+    page = build(out, docs_url="https://d/")
     assert page == out / "index.html"
     static = sorted(p.relative_to(STATIC) for p in STATIC.rglob("*") if p.is_file())
     assert not (STATIC / BUNDLE).exists() and (out / BUNDLE).is_file()
@@ -66,31 +44,25 @@ def test_the_folder_holds_the_page_the_runtime_the_wheel_and_its_config(tmp_path
     assert static and all(
         (out / p).read_bytes() == (STATIC / p).read_bytes() for p in static if p not in filled
     )
-    assert sorted(p.name for p in (out / "pyodide").iterdir()) == sorted(RUNTIME_FILES)
-    assert [p.name for p in (out / "wheels").iterdir()] == [WHEEL]
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        {p.parts[0] for p in static} | {"config.json"}
+    )
     config = json.loads((out / "config.json").read_text(encoding="utf-8"))
-    loaded = [f"pyodide/{name}" for name in ENGINE_FILES] + [f"wheels/{WHEEL}"]
     assert config == {
         "app": "pegs-rules playground",
         "version": __version__,
         "transport": "local",
         "hello": json.loads(json.dumps(hello())),
         "board_size": BOARD_SIZE,
-        "wheel": f"wheels/{WHEEL}",
-        "pyodide": "pyodide/",
-        "pyodide_version": "314.0.7",
         "docs": "https://d/",
-        "download": {path: (out / path).stat().st_size for path in loaded},
         "build": config["build"],
     }
     assert re.fullmatch("[0-9a-f]{16}", config["build"])
 
 
 def test_every_ruling_the_page_names_has_a_page_here_and_in_the_docs(tmp_path: Path) -> None:
-    runtime = fake_runtime(tmp_path / "pyodide")
-    wheel = fake_wheel(tmp_path / "dist")
     out = tmp_path / "site"
-    build(out, wheel=wheel, pyodide=runtime)  # served on its own: its own pages of the rulings
+    build(out)  # served on its own: its own pages of the rulings
     assert json.loads((out / "config.json").read_text(encoding="utf-8"))["docs"] == "./"
     assert sorted(p.stem for p in (out / "rules").iterdir()) == sorted(RULINGS)
     for rule, line in RULINGS.items():
@@ -107,13 +79,13 @@ def test_every_ruling_the_page_names_has_a_page_here_and_in_the_docs(tmp_path: P
         '<p class="ruling-item depth-2">8. the landing of a peg the player may move that' in verdict
     )
     docs = tmp_path / "docs-site" / "play"
-    build(docs, wheel=wheel, pyodide=runtime, docs_url="../")  # the docs' own copy
+    build(docs, docs_url="../")  # the docs' own copy
     assert json.loads((docs / "config.json").read_text(encoding="utf-8"))["docs"] == "../"
     assert not (docs / "rules").exists()
 
 
 def test_the_first_paint_holds_a_new_board_for_each_player_count(tmp_path: Path) -> None:
-    build(tmp_path / "site", wheel=fake_wheel(tmp_path), pyodide=fake_runtime(tmp_path / "py"))
+    build(tmp_path / "site")
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert '<link rel="manifest" href="manifest.webmanifest">' in page
     assert "<!-- build:" not in page
@@ -126,30 +98,29 @@ def test_the_first_paint_holds_a_new_board_for_each_player_count(tmp_path: Path)
         first_paint("<html></html>")
 
 
-def test_the_page_runs_its_bundle_fetches_the_engine_at_once_and_python_never_first(
-    tmp_path: Path,
-) -> None:
+def test_the_page_runs_its_bundle_and_fetches_the_engine_at_once(tmp_path: Path) -> None:
     out = tmp_path / "site"
-    build(out, wheel=fake_wheel(tmp_path), pyodide=fake_runtime(tmp_path / "py"))
+    build(out)
     head = (out / "index.html").read_text(encoding="utf-8").split("</head>", 1)[0]
     scripts = re.findall(r'<script[^>]*src="([^"]+)"', head)
     assert scripts == ["js/first.js", PAGE_BUNDLE]
     assert re.findall(r'<link rel="modulepreload" href="([^"]+)">', head) == [BUNDLE]
     assert '<link rel="preload" href="config.json" as="fetch" crossorigin>' in head
-    assert "pyodide" not in head and "wheels/" not in head and "worker.js" not in head
+    assert "worker.js" not in head  # the search worker starts with the first game or hint
     # The page's modules are in its bundle; it imports only the engine, which it leaves out.
     bundled = (out / PAGE_BUNDLE).read_text(encoding="utf-8")
     assert re.findall(r'import\(\s*"([^"]+)"\s*\)', bundled) == ["./pegs-rules.js"]
     assert not re.search(r'from\s*"\./', bundled)
-    assert "Loading Python for the search" in bundled  # hint.js, say
-    assert "Loading Python for the search" not in (out / BUNDLE).read_text(encoding="utf-8")
+    assert "js/search-worker.js" in bundled  # search.js, say
+    assert "js/search-worker.js" not in (out / BUNDLE).read_text(encoding="utf-8")
+    # The worker imports the engine beside it, the only module it imports.
+    worker = (out / "js" / "search-worker.js").read_text(encoding="utf-8")
+    assert re.findall(r'from\s*"([^"]+)"', worker) == ["./pegs-rules.js"]
 
 
 def test_the_service_worker_holds_the_build_and_a_digest_of_every_file(tmp_path: Path) -> None:
-    runtime = fake_runtime(tmp_path / "pyodide")
-    wheel = fake_wheel(tmp_path / "dist")
     out = tmp_path / "site"
-    build(out, wheel=wheel, pyodide=runtime)
+    build(out)
     worker = (out / "sw.js").read_text(encoding="utf-8")
     config = json.loads((out / "config.json").read_text(encoding="utf-8"))
     assert f'const BUILD = "{config["build"]}";' in worker
@@ -162,19 +133,14 @@ def test_the_service_worker_holds_the_build_and_a_digest_of_every_file(tmp_path:
 
 
 def test_a_build_is_named_by_its_contents(tmp_path: Path) -> None:
-    runtime = fake_runtime(tmp_path / "pyodide")
-    wheel = fake_wheel(tmp_path / "dist")
-
     def config(**options: str) -> dict[str, str]:
         out = tmp_path / "site"
-        build(out, wheel=wheel, pyodide=runtime, **options)
+        build(out, **options)
         written: dict[str, str] = json.loads((out / "config.json").read_text(encoding="utf-8"))
         return written
 
     first, again, elsewhere = config(), config(), config(docs_url="https://d/")
     assert first["build"] == again["build"] != elsewhere["build"]
-    (runtime / "python_stdlib.zip").write_text("another stand-in", encoding="utf-8")
-    assert config()["build"] != first["build"]
 
 
 def test_the_page_has_the_boards_colours_and_a_web_app_manifest() -> None:
@@ -196,41 +162,24 @@ def test_the_page_loads_nothing_from_other_hosts() -> None:
 
 
 def test_an_earlier_build_is_replaced_but_nothing_else_is_overwritten(tmp_path: Path) -> None:
-    runtime = fake_runtime(tmp_path / "pyodide")
-    wheel = fake_wheel(tmp_path / "dist")
     out = tmp_path / "site"
-    build(out, wheel=wheel, pyodide=runtime)
+    build(out)
     (out / "stale.txt").write_text("old", encoding="utf-8")
-    build(out, wheel=wheel, pyodide=runtime)
+    build(out)
     assert not (out / "stale.txt").exists()
     other = tmp_path / "documents"
     other.mkdir()
     (other / "thesis.tex").write_text("precious", encoding="utf-8")
     with pytest.raises(BuildError, match="not empty and holds no playground"):
-        build(other, wheel=wheel, pyodide=runtime)
+        build(other)
     assert (other / "thesis.tex").read_text(encoding="utf-8") == "precious"
-
-
-def test_a_missing_or_stale_runtime_says_to_run_npm_ci(tmp_path: Path) -> None:
-    (tmp_path / "package.json").write_text(
-        json.dumps({"dependencies": {"pyodide": "314.0.7"}}), encoding="utf-8"
-    )
-    with pytest.raises(BuildError, match=r"run `npm ci` in .*pins pyodide 314\.0\.7"):
-        find_runtime(tmp_path)
-    fake_runtime(tmp_path / "node_modules" / "pyodide", version="0.29.0")
-    with pytest.raises(
-        BuildError, match=re.escape("holds pyodide 0.29.0 but package.json pins 314.0.7")
-    ):
-        find_runtime(tmp_path)
-    with pytest.raises(BuildError, match=re.escape("lacks pyodide.mjs")):
-        build(tmp_path / "site", wheel=fake_wheel(tmp_path), pyodide=tmp_path)
 
 
 def test_a_checkout_without_the_typescript_engines_tools_says_to_run_npm_ci(
     tmp_path: Path,
 ) -> None:
     with pytest.raises(BuildError, match="no source checkout with js/"):
-        find_esbuild(None)
+        find_esbuild(tmp_path)
     (tmp_path / "js" / "src").mkdir(parents=True)
     (tmp_path / "js" / "src" / "index.ts").write_text("export {};\n", encoding="utf-8")
     with pytest.raises(BuildError, match=re.escape("run `npm ci --prefix js` in")):
@@ -239,11 +188,7 @@ def test_a_checkout_without_the_typescript_engines_tools_says_to_run_npm_ci(
 
 def test_the_pin_is_exact_and_locked() -> None:
     pinned = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
-    version = pinned["dependencies"]["pyodide"]
-    assert re.fullmatch(r"\d+\.\d+\.\d+", version), "an exact version, no range"
     lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
-    assert lock["packages"]["node_modules/pyodide"]["version"] == version
-    assert lock["packages"][""]["dependencies"]["pyodide"] == version
     checker = pinned["devDependencies"]["axe-core"]  # the accessibility check's, for the tests
     assert re.fullmatch(r"\d+\.\d+\.\d+", checker)
     assert lock["packages"]["node_modules/axe-core"]["version"] == checker
@@ -255,15 +200,9 @@ def test_the_command_reports_what_stops_it(
     other = tmp_path / "documents"
     other.mkdir()
     (other / "thesis.tex").write_text("precious", encoding="utf-8")
-    runtime = fake_runtime(tmp_path / "pyodide")
-    wheel = fake_wheel(tmp_path / "dist")
-    assert main(["web", "build", str(other), "--wheel", str(wheel), "--pyodide", str(runtime)]) == 2
+    assert main(["web", "build", str(other)]) == 2
     assert "holds no playground" in capsys.readouterr().err
-    bad_wheel = str(tmp_path / "nothing.whl")
-    code = main(
-        ["web", "build", str(tmp_path / "site"), "--wheel", bad_wheel, "--pyodide", str(runtime)]
-    )
-    assert code == 2 and "is not a pegs_rules wheel" in capsys.readouterr().err
     out = tmp_path / "site"
-    assert main(["web", "build", str(out), "--wheel", str(wheel), "--pyodide", str(runtime)]) == 0
+    assert main(["web", "build", str(out)]) == 0
     assert f"python -m http.server -d {out}" in capsys.readouterr().out
+    assert not (out / "pyodide").exists() and not (out / "wheels").exists()

@@ -1,7 +1,7 @@
 """The browser playground in a real browser: the system Chromium, driven by Playwright.
 
 The playground is built once per session (``pegs web build``, with ``npm ci`` first if
-the Pyodide runtime or axe-core is missing), served by ``python -m http.server`` on a
+esbuild or axe-core is missing), served by ``python -m http.server`` on a
 free loopback port, and driven through its documented contract: ``[data-move]`` buttons,
 ``[data-ply]``, ``[data-turn]``, ``[data-winner]``, ``[data-position-input]``, the
 viewer's ``[data-replay-ply]``, ``[data-replay-end]`` and ``[data-replay]`` buttons,
@@ -10,8 +10,8 @@ expectation is checked against the engine run here in CPython.
 
 Most tests share one page that asks for reduced motion (moves are not animated, which
 keeps them quick); the animation test turns motion back on. The page plays on the
-TypeScript engine; Python (Pyodide) loads only for the hint and the searching bots, so
-only one test waits for it. The first visits, the service worker and the network cut off
+TypeScript engine, its bots and hint too (in a Web Worker): no Python runs in it. The first
+visits, the service worker and the network cut off
 are tested in a browser context of their own.
 
 Screenshots of each screen, at desktop and phone sizes, are saved in
@@ -43,6 +43,7 @@ from browser import (
 from played import bots_game
 
 from pegs_rules import (
+    __version__,
     apply,
     explain,
     format_move,
@@ -53,7 +54,7 @@ from pegs_rules import (
     to_json,
 )
 from pegs_rules.board import START, is_track
-from pegs_rules.bots import BOTS, decide, make_bot
+from pegs_rules.bots import BOTS, Bot, ExpertBot, MctsBot, decide, make_bot
 from pegs_rules.errors import ReplayError
 from pegs_rules.events import Event, PegDisplaced, PegMoved, apply_with_events
 from pegs_rules.moves import Play
@@ -61,8 +62,8 @@ from pegs_rules.records import GameRecord, record_of, replay
 from pegs_rules.render import svg
 from pegs_rules.spec import load_cases
 from pegs_rules.state import GameState
-from pegs_rules.web.bridge import BOARD_SIZE, HINT_BOT
 from pegs_rules.web.build import build
+from pegs_rules.web.offer import BOARD_SIZE, HINT_BOT
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, FilePayload, Page
@@ -71,8 +72,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ARTIFACTS / "playground"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-LOAD_TIMEOUT = 90_000
-"""Milliseconds for Python to load (Pyodide and the wheel) on a busy machine."""
+LOAD_TIMEOUT = 30_000
+"""Milliseconds for the page to load on a busy machine."""
 SPLIT = """players: 4
 turn: 0
 pegs 0: 70 h2 h5 30
@@ -213,7 +214,6 @@ HEADER_WATCH = """() => {
         seen.push({
             t: performance.now(),
             sentence: sentence.textContent,
-            detail: document.querySelector("#engine-detail").textContent,
             full: bar.hasAttribute("value") && bar.value >= bar.max,
             indeterminate: !bar.hasAttribute("value"),
             clipped: sentence.scrollHeight > sentence.clientHeight + 1,
@@ -231,7 +231,7 @@ HEADER_WATCH = """() => {
     });
 }"""
 """Record the playground's header at first and at every change of it: the engine's sentence,
-its figures, its bar, the header's height and where "Play" is (run in a page before it loads)."""
+its bar, the header's height and where "Play" is (run in a page before it loads)."""
 
 
 # --- fixtures ----------------------------------------------------------------------------------
@@ -553,19 +553,13 @@ def test_play_is_one_click_with_the_last_set_up_and_the_form_one_more(
     assert first.startswith("source|") and page.evaluate(FOCUSED) == first
     page.click("#new-game-button")  # the form shows the last set-up
     assert page.is_checked("#players-6") and page.input_value("#seat-1") == "random"
-    python = json.loads((playground / "pyodide" / "pyodide-lock.json").read_text())["info"][
-        "python"
-    ]
-    required = re.search(
-        r'requires-python = ">=(\d+)\.(\d+)"', (ROOT / "pyproject.toml").read_text()
-    )
-    assert required is not None
-    assert tuple(map(int, python.split(".")[:2])) >= tuple(map(int, required.groups())), python
+    # One version: the build's (the footer) is the engine's (the header) and the library's.
     config = json.loads((playground / "config.json").read_text(encoding="utf-8"))
-    assert (
-        config["pyodide_version"]
-        == json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
-    )
+    package = json.loads((ROOT / "js" / "package.json").read_text(encoding="utf-8"))
+    assert config["version"] == package["version"] == __version__
+    assert page.inner_text("#build-line").startswith(f"pegs-rules {__version__}, build ")
+    assert f"pegs-rules {__version__} (TypeScript)" in page.inner_text("#engine-status")
+    assert not (playground / "pyodide").exists() and not (playground / "wheels").exists()
 
 
 def test_the_listed_moves_are_the_engines_and_a_person_moves_by_click_and_by_typing(
@@ -605,21 +599,51 @@ def test_the_listed_moves_are_the_engines_and_a_person_moves_by_click_and_by_typ
     shot(page, "3-game-in-progress")
 
 
+def test_moves_offered_for_a_pick_go_when_the_turn_ends_and_never_play_for_another_seat(
+    page: Page, site: str
+) -> None:
+    """Seat 1's peg in start and hole 26 fit three moves (an A, a Q or a K brings it out): the
+    page offers them. The person plays another move from the list instead; the offer goes at
+    once, stays gone through the bots' turns, and its buttons play nothing for anyone."""
+    goto(page, site, "?players=4&seed=2&seats=greedy,human,greedy,greedy&delay=300")
+    state = new_game(4, seed=2)
+    assert state.turn == 1
+    page.click('circle.peg[data-seat="1"][data-pick^="source"]')
+    page.click('[data-pick^="target"][data-loc="26"]', force=True)
+    offered = page.locator("#choice button")
+    assert offered.all_inner_texts() == ["A 1:s-26", "Q 1:s-26", "K 1:s-26"]
+    stale = offered.element_handles()
+    page.click('.moves [data-move="K 3:s-62"]')
+    page.wait_for_selector('[data-ply="1"]', state="attached")
+    assert page.is_hidden("#choice"), "gone when the move is made"
+    for button in stale:  # pressed while a bot is to act: nothing is sent
+        button.evaluate("b => b.click()")
+    wait_for_turn(page, 1)
+    assert page.is_hidden("#choice") and page.locator("#choice button").count() == 0
+    bots = {seat: make_bot("greedy", 200 + seat) for seat in (0, 2, 3)}
+    moves = ["K 3:s-62"]
+    state = apply(state, parse_notation(moves[0]))
+    while state.turn != 1:
+        move = decide(bots[state.turn], state)
+        moves.append(str(move))
+        state = apply(state, move)
+    assert history(page) == moves
+    assert page.inner_text("#message") == ""
+
+
 def test_a_game_between_bots_ends_with_the_winner_the_engine_finds_and_its_summary(
     page: Page, site: str
 ) -> None:
     goto(page, site)
     page.click("#new-game-button")
     page.click("#players-4")
-    seats = ["easy", "medium", "random", "greedy"]  # the TypeScript engine's bots: no Python
+    seats = ["easy", "medium", "random", "greedy"]
     for seat, name in enumerate(seats):
         page.select_option(f"#seat-{seat}", name)
     page.select_option("#setup-pace", "0")
     page.fill("#setup-seed", "5")
     page.click("#setup-form button[type=submit]")
     page.wait_for_selector('[data-winner]:not([data-winner=""])', timeout=180_000)
-    python = page.evaluate("window.headerSeen.filter((s) => s.sentence.includes('Python'))")
-    assert python == [] and page.get_attribute("body", "data-engine") == "ready", "no Python"
     state = new_game(4, seed=5)
     bots = [make_bot(name, 5 * 100 + seat) for seat, name in enumerate(seats)]
     moves = []
@@ -1058,98 +1082,119 @@ def test_a_record_opens_from_a_file_a_drop_or_the_address_and_an_illegal_move_st
     nothing_left_to_click(page)
 
 
-PYTHON_STEPS = ["Downloading Python", "Starting Python", "Installing pegs-rules"]
-"""What the header says while Python loads in the background (the worker's steps)."""
-SEARCHING_SEAT_3 = "?players=4&seed=4&seats=greedy,greedy,human,mcts:20&delay=0"
-"""HUMAN_SEAT_2 with a searching bot (Python's, 20 playouts a move) at seat 3."""
+SEARCHING_SEATS = "?players=4&seed=4&seats=expert:30,greedy,human,hard:20&delay=0"
+"""HUMAN_SEAT_2 with searching bots (30 and 20 playouts a move) at seats 0 and 3."""
+HINT_SHOWN = """() => {
+    const hint = document.querySelector("#hint");
+    new MutationObserver(() => {
+        if (hint.dataset.hint && !window.hintShown) window.hintShown = performance.now();
+    }).observe(hint, { attributes: true });
+}"""
+"""Note the page's clock when the hint's move first shows."""
 
 
-def check_the_header_followed_python(seen: list[dict[str, Any]]) -> None:
-    """The header, sampled at every change (HEADER_WATCH) from the game's start until Python
-    was ready, said what Python was doing at every moment: each step in turn, the bytes
-    arriving, then the seconds of each step of starting counting (never a full bar standing
-    still), and then that it was ready; without changing its height or cutting a sentence."""
-    loading = [s for s in seen if s["sentence"].split("…")[0] in PYTHON_STEPS]
-    steps = [s["sentence"].split("…")[0] for s in loading]
-    steps = [step for i, step in enumerate(steps) if i == 0 or step != steps[i - 1]]
-    assert steps == PYTHON_STEPS
-    assert seen[-1]["sentence"].startswith("Python ready: the hint and the searching bots")
-    downloads = [s for s in loading if s["detail"].endswith(" MB")]
-    loaded = [float(s["detail"].split(" of ")[0]) for s in downloads]
-    assert loaded and loaded == sorted(loaded), loaded
-    assert not any(s["full"] for s in seen), "a full bar is never shown"
-    starting = [s for s in loading if s["sentence"].split("…")[0] in PYTHON_STEPS[1:]]
-    assert all(s["indeterminate"] and re.fullmatch(r"\d+ s", s["detail"]) for s in starting)
-    times = [s["t"] for s in loading] + [seen[-1]["t"]]
-    longest = max(b - a for a, b in itertools.pairwise(times))
-    assert longest < 2500, f"the header stood still for {longest:.0f} ms while Python loaded"
-    assert len({s["header"] for s in seen}) == 1 and not any(s["clipped"] for s in seen)
+def uncapped(name: str, seed: int) -> Bot:
+    """This library's bot ``name``, with no cap on its thinking time: its choice then depends
+    on its budget of playouts alone, as the page's does when that budget fits in the cap."""
+    bot = make_bot(name, seed)
+    assert isinstance(bot, MctsBot | ExpertBot)
+    bot.max_seconds = 600.0
+    return bot
 
 
-def test_python_loads_in_the_background_for_a_searching_bot_and_the_hint(
-    page: Page, site: str, eight_player_game: GameRecord
+def test_the_hint_and_every_bot_level_run_in_the_pages_worker_with_no_python(
+    browser: Browser, site: str, eight_player_game: GameRecord
 ) -> None:
-    """The one test that loads Python: the board is playable before it is ready; the header
-    follows it loading; the searching bot and the hint (in the game, then in the viewer) are
-    Python's moves."""
-    page.goto(site + SEARCHING_SEAT_3)
-    idle(page)
-    assert listed(page) == ["K 0:s-8", "K 2:s-44"], "playable at once"
-    assert page.get_attribute("body", "data-engine") == "python", "while Python loads"
-    state = new_game(4, seed=4)
-    page.click("#hint-button")
-    assert page.inner_text("#hint").startswith("Loading Python for the search (once a visit")
-    page.wait_for_selector("#hint[data-hint]", timeout=LOAD_TIMEOUT)
-    check_the_header_followed_python(page.evaluate("window.headerSeen"))
-    assert page.get_attribute("body", "data-engine") == "ready"
-    # The hint bot's search stops at 3 s of thinking, which in the page (Pyodide's clock) a busy
-    # machine reaches before its 1,000 playouts: its move is then not always CPython's
-    # (test_web_bridge checks it is that bot's move). Here: a legal move, by it, shown, played.
-    expected = page.get_attribute("#hint", "data-hint") or ""
-    assert expected in [str(m) for m in legal_moves(state)]
-    assert f"the {HINT_BOT} bot, seeing only seat 2's cards" in page.inner_text("#hint")
-    assert page.get_attribute(".moves button.marked", "data-move") == expected
-    assert page.locator("#board .move-arrow").count() == 1  # the move drawn on the board
-    assert listed(page) == [str(m) for m in legal_moves(state)]  # still the person's choice
-    assert page.evaluate("document.activeElement.id") == "hint" and in_view(page, "#hint")
-    shot(page, "17-game-hint")
-    assert serious_violations(page) == []
-    page.click("#hint-play")
-    wait_for_turn(page, 0)
-    # Seat 3's searching bot chose as Python's of that name and seed, then the greedy bots.
-    bots = {
-        seat: make_bot(name, 4 * 100 + seat)
-        for seat, name in ((0, "greedy"), (1, "greedy"), (3, "mcts:20"))
-    }
-    moves = [expected]
-    state = apply(state, parse_notation(expected))
-    while state.turn != 2:
-        move = decide(bots[state.turn], state)
-        moves.append(str(move))
-        state = apply(state, move)
-    assert history(page) == moves
-    # Rules-lawyer mode shows its own position, nothing of the game's: no last move.
-    assert page.is_visible("#last-move") and page.locator("#board .last-move *").count()
-    page.click("#lawyer-button")
-    idle(page)
-    position = parse_position(page.input_value("[data-position-input]"))
-    assert board_title(page) == title_of(position) and data(page, "ply") == str(position.ply)
-    assert listed(page) == [str(m) for m in legal_moves(position)]
-    assert page.is_hidden("#last-move") and page.is_hidden("#events")
-    assert page.locator("#board .last-move *").count() == 0
-    # The viewer's hint at a ply of a record: the search bot's move for the seat to act there.
-    page.evaluate(DROP, [to_json(eight_player_game), "eight.json"])
-    page.wait_for_selector(f'[data-replay-end="{len(eight_player_game.moves)}"]')
-    page.locator("#replay-slider").fill("200")
-    page.wait_for_selector('[data-replay-ply="200"]')
-    idle(page)
-    state = position_at(eight_player_game, 200)
-    page.click("#hint-button")
-    page.wait_for_selector("#hint[data-hint]", timeout=LOAD_TIMEOUT)
-    hint = page.get_attribute("#hint", "data-hint")
-    assert hint in [str(m) for m in legal_moves(state)]
-    assert f"seeing only seat {state.turn}'s cards" in page.inner_text("#hint")
-    shot(page, "14-viewer-hint")
+    """The hint and the searching bots are the TypeScript engine's, in the page's worker: the
+    board is playable before the worker has started, the hint waits for it saying so, then
+    comes within a second; the bots and the hint choose as this library's of the same names
+    and seeds; nothing of Python is requested."""
+    context = browser.new_context(
+        viewport=DESKTOP,  # type: ignore[arg-type]
+        reduced_motion="reduce",
+        service_workers="block",  # so that the test can hold the worker's script
+    )
+    requested: list[str] = []
+    errors: list[str] = []
+    context.on("request", lambda request: requested.append(request.url))
+    held: list[Any] = []
+    try:
+        context.route("**/js/search-worker.js", lambda route: held.append(route))
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.add_init_script(f"document.addEventListener('DOMContentLoaded', {HINT_SHOWN})")
+        page.goto(site + SEARCHING_SEATS)
+        idle(page)
+        state = new_game(4, seed=4)
+        assert listed(page) == [str(m) for m in legal_moves(state)], "playable at once"
+        page.click("#hint-button")
+        assert page.inner_text("#hint") == "Thinking…"
+        assert page.get_attribute("#hint", "data-hint") is None
+        shot(page, "17-game-hint-thinking")
+        assert serious_violations(page) == [], "the hint's waiting state, light"
+        page.emulate_media(color_scheme="dark")
+        assert serious_violations(page) == [], "the hint's waiting state, dark"
+        page.emulate_media(color_scheme="light")
+        while not held:
+            page.wait_for_timeout(20)
+        released = page.evaluate("performance.now()")
+        held[0].continue_()
+        context.unroute("**/js/search-worker.js")
+        page.wait_for_selector("#hint[data-hint]")
+        waited = page.evaluate("window.hintShown") - released
+        assert waited < 1000, f"the hint came {waited:.0f} ms after its worker's script"
+        # The expert's move seeded from the position (seed 4 + ply 0), seeing seat 2's view.
+        expected = str(decide(uncapped(HINT_BOT, 4), state))
+        assert page.get_attribute("#hint", "data-hint") == expected
+        assert f"the {HINT_BOT} bot, seeing only seat 2's cards" in page.inner_text("#hint")
+        assert page.get_attribute(".moves button.marked", "data-move") == expected
+        assert page.locator("#board .move-arrow").count() == 1  # the move drawn on the board
+        assert listed(page) == [str(m) for m in legal_moves(state)]  # still the person's choice
+        assert page.evaluate("document.activeElement.id") == "hint" and in_view(page, "#hint")
+        shot(page, "17-game-hint")
+        assert serious_violations(page) == []
+        page.click("#hint-play")
+        wait_for_turn(page, 0)
+        # The searching bots chose as this library's of their names and seeds, so did greedy.
+        seats = {0: "expert:30", 1: "greedy", 3: "hard:20"}
+        bots = {
+            seat: uncapped(n, 400 + seat) if ":" in n else make_bot(n, 400 + seat)
+            for seat, n in seats.items()
+        }
+        moves = [expected]
+        state = apply(state, parse_notation(expected))
+        while state.turn != 2:
+            move = decide(bots[state.turn], state)
+            moves.append(str(move))
+            state = apply(state, move)
+        assert history(page) == moves
+        # Rules-lawyer mode shows its own position, nothing of the game's: no last move.
+        assert page.is_visible("#last-move") and page.locator("#board .last-move *").count()
+        page.click("#lawyer-button")
+        idle(page)
+        position = parse_position(page.input_value("[data-position-input]"))
+        assert board_title(page) == title_of(position) and data(page, "ply") == str(position.ply)
+        assert listed(page) == [str(m) for m in legal_moves(position)]
+        assert page.is_hidden("#last-move") and page.is_hidden("#events")
+        assert page.locator("#board .last-move *").count() == 0
+        # The viewer's hint at a ply of a record: the expert's move for the seat to act there.
+        page.evaluate(DROP, [to_json(eight_player_game), "eight.json"])
+        page.wait_for_selector(f'[data-replay-end="{len(eight_player_game.moves)}"]')
+        page.locator("#replay-slider").fill("200")
+        page.wait_for_selector('[data-replay-ply="200"]')
+        idle(page)
+        state = position_at(eight_player_game, 200)
+        page.click("#hint-button")
+        page.wait_for_selector("#hint[data-hint]")
+        hint = str(decide(uncapped(HINT_BOT, state.seed + state.ply), state))
+        assert page.get_attribute("#hint", "data-hint") == hint
+        assert f"seeing only seat {state.turn}'s cards" in page.inner_text("#hint")
+        shot(page, "14-viewer-hint")
+        python = [url for url in requested if re.search(r"pyodide|\.whl|python", url, re.I)]
+        assert python == [] and errors == []
+    finally:
+        context.close()
 
 
 def test_every_screen_passes_the_accessibility_check_and_names_pegs_and_moves(
@@ -1259,10 +1304,8 @@ def check_the_header_said_what_happened(seen: list[dict[str, Any]], clicked: flo
 def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_to_date(
     browser: Browser, playground: Path, tmp_path: Path
 ) -> None:
-    wheel = next((playground / "wheels").glob("*.whl"))
-    runtime = ROOT / "node_modules" / "pyodide"
     folder = tmp_path / "site"
-    build(folder, wheel=wheel, pyodide=runtime)
+    build(folder)
     server = StaticServer(folder).__enter__()
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")  # type: ignore[arg-type]
     context.add_init_script(f"({HEADER_WATCH})()")
@@ -1320,9 +1363,9 @@ def test_the_first_visit_shows_a_board_and_the_next_are_instant_offline_and_up_t
         first_seed = started_seed(page)
         # A new build (another docs address) replaces the old on the next visit.
         old = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        build(folder, wheel=wheel, pyodide=runtime, docs_url="https://example.org/pegs/")
+        build(folder, docs_url="https://example.org/pegs/")
         new = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        assert new["build"] != old["build"] and new["wheel"] == old["wheel"]
+        assert new["build"] != old["build"]
         page.goto(server.url)
         page.wait_for_selector(f'body[data-build="{new["build"]}"][data-engine="ready"]')
         caches = page.evaluate("caches.keys()")

@@ -5,10 +5,10 @@ into the site's ``play/`` folder, where ``play.rst`` links to it and the rulings
 worked examples open it (``play/index.html?position=...``). Its rulings link back
 to this site (``../rules/<id>.html``).
 
-The playground needs the Pyodide runtime that ``npm ci`` installs and the esbuild
-that ``npm ci --prefix js`` installs (it bundles the TypeScript engine into the
-page); where either is missing the site is built without it and the build says so
-(not a warning: the docs are complete without it).
+The playground needs the esbuild that ``npm ci --prefix js`` installs (it bundles
+the TypeScript engine into the page); where it is missing the site is built without
+the playground and the build says so (not a warning: the docs are complete without
+it).
 """
 
 from __future__ import annotations

@@ -1,2 +1,2 @@
 /** The package's version (kept equal to `package.json`'s by a test). */
-export const VERSION = "0.1.0";
+export const VERSION = "0.2.0";

@@ -611,17 +611,12 @@ def explain_rulings(ruling: str | None) -> int:
     return 2
 
 
-def web_build(out_dir: str, docs_url: str | None, wheel: str | None, pyodide: str | None) -> int:
+def web_build(out_dir: str, docs_url: str | None) -> int:
     """Build the browser playground into ``out_dir`` (:mod:`pegs_rules.web.build`)."""
     from pegs_rules.web.build import BuildError, build
 
     try:
-        page = build(
-            Path(out_dir),
-            docs_url=docs_url,
-            wheel=Path(wheel) if wheel else None,
-            pyodide=Path(pyodide) if pyodide else None,
-        )
+        page = build(Path(out_dir), docs_url=docs_url)
     except (BuildError, OSError) as error:
         print(f"pegs web build: {error}", file=sys.stderr)
         return 2
@@ -1049,7 +1044,7 @@ def add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "build",
         help="build the playground into a folder",
         description="Build the browser playground into a folder of static files.",
-        epilog="examples:\n  pegs web build site/play\n  pegs web build out --wheel dist/x.whl",
+        epilog="examples:\n  pegs web build site/play\n  pegs web build out --docs-url ../",
         formatter_class=HelpFormatter,
     )
     build.set_defaults(run=run_web, parser=build)
@@ -1059,16 +1054,10 @@ def add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="where the docs are, for the rulings' links (default: pages of the rulings "
         "written into the playground; ../ is the docs site's layout)",
     )
-    build.add_argument(
-        "--wheel", metavar="FILE", help="a pegs_rules wheel (default: build one here)"
-    )
-    build.add_argument(
-        "--pyodide", metavar="DIR", help="a Pyodide runtime (default: node_modules/pyodide)"
-    )
 
 
 def run_web(args: argparse.Namespace) -> int:
-    return web_build(args.out_dir, args.docs_url, args.wheel, args.pyodide)
+    return web_build(args.out_dir, args.docs_url)
 
 
 def access_share(value: str) -> float:

@@ -12,18 +12,12 @@ The folder holds:
   bundled into one module by esbuild, which ``npm ci --prefix js`` installs; and
   ``js/playground.js``, the page's own modules (``js/main.js`` and all it imports but the
   engine) bundled into one, which ``index.html`` runs, so that the page starts after two
-  downloads, not twenty (the modules stay beside it, as the page's sources);
-* ``pyodide/``: the Pyodide runtime (CPython for WebAssembly with its standard
-  library), copied from ``node_modules/pyodide``, which ``npm ci`` installs from
-  the repository's ``package.json`` and ``package-lock.json`` (they pin its
-  version);
-* ``wheels/``: a wheel of ``pegs_rules``, built from the source checkout; the page loads
-  it and the runtime only for what the TypeScript engine does not do (the hint and the
-  searching bots), in a Web Worker (``js/worker.js``, :mod:`pegs_rules.web.bridge`);
+  downloads, not twenty (the modules stay beside it, as the page's sources). The bots and
+  the hint run on the same engine in a Web Worker (``js/search-worker.js``), so that the
+  page answers while they think;
 * ``config.json``: the page's transport (``local``: the engine in the page), what the
-  set-up form offers (``hello``, :func:`pegs_rules.web.bridge.hello`), where the page
-  finds the wheel and the runtime, the size of each file Python loads (for the progress
-  bar), where the docs are, and the ``build``: a digest of everything above;
+  set-up form offers (``hello``, :func:`pegs_rules.web.offer.hello`), where the docs
+  are, and the ``build``: a digest of everything above;
 * ``rules/``: a page for each ruling (:mod:`pegs_rules.web.ruling_pages`), unless the
   build is given the docs' address;
 * ``sw.js``: the service worker, with the build's digest and a digest of each file
@@ -42,35 +36,21 @@ docs' pages of the rulings (any address of the docs works the same way).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import shutil
 import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 from pegs_rules import __version__
 from pegs_rules.render import svg
 from pegs_rules.state import new_game
-from pegs_rules.web.bridge import BOARD_SIZE, hello
+from pegs_rules.web.offer import BOARD_SIZE, hello
 from pegs_rules.web.ruling_pages import write_pages
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The page's own files (package data)."""
 CHECKOUT = Path(__file__).resolve().parents[3]
 """The source checkout this module lives in, if it lives in one (see :func:`checkout`)."""
-RUNTIME_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-    "package.json",
-)
-"""What the page needs from the ``pyodide`` npm package."""
-ENGINE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-"""What the page's worker loads of the runtime to start Python (besides the wheel)."""
 BUNDLE = "js/pegs-rules.js"
 """Where the playground holds the TypeScript engine, bundled."""
 PAGE_BUNDLE = "js/playground.js"
@@ -90,46 +70,9 @@ def checkout() -> Path | None:
     return None
 
 
-def pinned_pyodide(root: Path) -> str:
-    """The ``pyodide`` version that ``root/package.json`` pins."""
-    try:
-        package = json.loads((root / "package.json").read_text(encoding="utf-8"))
-        return str(package["dependencies"]["pyodide"])
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise BuildError(f"{root / 'package.json'} does not pin pyodide: {error}") from None
-
-
-def runtime_version(runtime: Path) -> str:
-    """The version of the Pyodide runtime in ``runtime``."""
-    try:
-        package = json.loads((runtime / "package.json").read_text(encoding="utf-8"))
-        return str(package["version"])
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise BuildError(f"{runtime} holds no Pyodide runtime: {error}") from None
-
-
-def find_runtime(root: Path | None) -> Path:
-    """``node_modules/pyodide`` of the checkout, checked against the pinned version."""
-    if root is None:
-        raise BuildError("no source checkout here: pass --pyodide DIR (a pyodide npm package)")
-    runtime = root / "node_modules" / "pyodide"
-    pinned = pinned_pyodide(root)
-    if not (runtime / "package.json").is_file():
-        raise BuildError(
-            f"the Pyodide runtime is not installed: run `npm ci` in {root} "
-            f"(package.json pins pyodide {pinned})"
-        )
-    found = runtime_version(runtime)
-    if found != pinned:
-        raise BuildError(
-            f"node_modules holds pyodide {found} but package.json pins {pinned}: run `npm ci` in {root}"
-        )
-    return runtime
-
-
-def find_esbuild(root: Path | None) -> Path:
+def find_esbuild(root: Path) -> Path:
     """The esbuild that ``js/package.json`` of the checkout pins, installed by ``npm ci``."""
-    if root is None or not (root / "js" / "src" / "index.ts").is_file():
+    if not (root / "js" / "src" / "index.ts").is_file():
         raise BuildError("no source checkout with js/ here: the page's engine is built from it")
     esbuild = root / "js" / "node_modules" / ".bin" / "esbuild"
     if not esbuild.is_file():
@@ -166,57 +109,21 @@ def _esbuild(esbuild: Path, arguments: list[str], entry: str | None = None) -> N
         raise BuildError(f"bundling the page's scripts failed:\n{result.stderr}")
 
 
-def build_wheel(root: Path, folder: Path) -> Path:
-    """Build the ``pegs_rules`` wheel from the checkout ``root`` into ``folder``."""
-    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(folder)]
-    if importlib.util.find_spec("hatchling") is not None:  # else pip fetches the backend
-        command.append("--no-build-isolation")
-    result = subprocess.run(
-        [*command, str(root)], capture_output=True, text=True, check=False, timeout=600
-    )
-    wheels = sorted(folder.glob("pegs_rules-*.whl"))
-    if result.returncode != 0 or len(wheels) != 1:
-        raise BuildError(f"building the wheel failed:\n{result.stdout}{result.stderr}")
-    return wheels[0]
-
-
-def build(
-    out_dir: Path,
-    *,
-    docs_url: str | None = None,
-    wheel: Path | None = None,
-    pyodide: Path | None = None,
-) -> Path:
+def build(out_dir: Path, *, docs_url: str | None = None) -> Path:
     """Write the playground into ``out_dir`` (see the module docstring); return its page.
 
-    ``wheel`` is a ``pegs_rules`` wheel to use instead of building one from the
-    checkout; ``pyodide`` a Pyodide runtime folder instead of the checkout's
-    ``node_modules/pyodide``. ``out_dir`` must be new, empty, or an earlier build.
+    ``out_dir`` must be new, empty, or an earlier build.
     """
     root = checkout()
+    if root is None:
+        raise BuildError("no source checkout here: the page's engine is built from its js/ folder")
     esbuild = find_esbuild(root)
-    runtime = pyodide if pyodide is not None else find_runtime(root)
-    for name in RUNTIME_FILES:
-        if not (runtime / name).is_file():
-            raise BuildError(f"{runtime} lacks {name}: is it the pyodide npm package?")
-    if wheel is None and root is None:
-        raise BuildError("no source checkout here: pass --wheel FILE (a pegs_rules wheel)")
-    if wheel is not None and not (wheel.is_file() and wheel.name.startswith("pegs_rules-")):
-        raise BuildError(f"{wheel} is not a pegs_rules wheel")
     _clear(out_dir)
     shutil.copytree(STATIC, out_dir, dirs_exist_ok=True)
-    bundle_engine(root or CHECKOUT, esbuild, out_dir / BUNDLE)
+    bundle_engine(root, esbuild, out_dir / BUNDLE)
     bundle_page(esbuild, out_dir)
     if docs_url is None:
         write_pages(out_dir)
-    (out_dir / "pyodide").mkdir()
-    for name in RUNTIME_FILES:
-        shutil.copy2(runtime / name, out_dir / "pyodide" / name)
-    (out_dir / "wheels").mkdir()
-    with tempfile.TemporaryDirectory() as scratch:
-        made = wheel or build_wheel(root or CHECKOUT, Path(scratch))
-        shutil.copy2(made, out_dir / "wheels" / made.name)
-    loaded = [f"pyodide/{name}" for name in ENGINE_FILES] + [f"wheels/{made.name}"]
     page = out_dir / "index.html"
     page.write_text(first_paint(page.read_text(encoding="utf-8")), encoding="utf-8")
     config: dict[str, object] = {
@@ -225,10 +132,6 @@ def build(
         "transport": "local",
         "hello": hello(),
         "board_size": BOARD_SIZE,
-        "wheel": f"wheels/{made.name}",
-        "pyodide": "pyodide/",
-        "download": {path: (out_dir / path).stat().st_size for path in loaded},
-        "pyodide_version": runtime_version(runtime),
         "docs": "./" if docs_url is None else docs_url,
     }
     files = digests(out_dir)

@@ -4,10 +4,10 @@
 // `pegs web build` writes BUILD (a digest of everything the build holds) and FILES (each
 // file of the site with a digest of its contents) into this file, so a new build is a new
 // service worker: the browser installs it on the next visit, it caches the new build in a
-// cache of its own, copying each file the old build had unchanged (Pyodide, typically)
+// cache of its own, copying each file the old build had unchanged (the engine, typically)
 // from the old cache rather than downloading it again, takes over, and deletes the old
 // cache. Requests for the site's own files are answered from the cache, whatever their
-// query (index.html?record=..., js/worker.js?wheel=...); anything else goes to the network.
+// query (index.html?record=..., index.html?players=6...); anything else goes to the network.
 
 const BUILD = "";
 const FILES = {};
@@ -35,8 +35,8 @@ self.addEventListener("activate", (event) => {
 });
 
 /** Delete this site's snapshots of Python started that older builds kept (31 MB each: in Cache
- * Storage, then in the private file system's folder of the same name); the page now starts
- * Python only for the hint and the searching bots, and keeps no snapshot. */
+ * Storage, then in the private file system's folder of the same name); the page no longer
+ * runs Python. */
 async function dropOldSnapshots() {
   if (await caches.has(OLD_SNAPSHOTS)) {
     const old = await caches.open(OLD_SNAPSHOTS);

@@ -137,7 +137,10 @@ export function showMoves(moves, { onPick, onPreview, note, marks = {} }) {
 export function showChoice(moves, more, onPick) {
   const box = $("#choice");
   box.hidden = !moves.length;
-  if (!moves.length) return;
+  if (!moves.length) {
+    box.replaceChildren(); // none of its buttons is left to press
+    return;
+  }
   const buttons = moves.map((move) => {
     const button = document.createElement("button");
     button.type = "button";

@@ -10,6 +10,7 @@ import {
   reveal,
   say,
   sayRefusal,
+  showChoice,
   showHands,
   showMoves,
   showStatus,
@@ -74,6 +75,7 @@ export class Game {
 
   async show(update) {
     if (!this.active) return;
+    showChoice([], false); // moves offered for the last update are not this one's
     const before = this.update;
     this.update = update;
     const speed = moveSpeed();
@@ -195,7 +197,7 @@ export class Game {
   async hint() {
     const update = this.update;
     if (!update?.moves) return;
-    thinking(this.transport.pythonLoading);
+    thinking();
     const answer = await busy(this.transport.hint("game"));
     if (this.update !== update) return; // the game moved on meanwhile
     if (!answer.ok) {

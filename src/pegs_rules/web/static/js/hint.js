@@ -32,11 +32,10 @@ export function hideHint() {
   delete box.dataset.hint;
 }
 
-/** Say that a hint is on its way (the search takes a moment; the first, Python's loading,
- * which the header follows). */
-export function thinking(loading = false) {
+/** Say that a hint is on its way (the search takes a moment). */
+export function thinking() {
   const box = $("#hint");
   box.hidden = false;
-  box.textContent = loading ? "Loading Python for the search (once a visit: see the top of the page), then thinking…" : "Thinking…";
+  box.textContent = "Thinking…";
   reveal(box, { focus: false });
 }

@@ -3,7 +3,7 @@
 // The verdict names the ruling and links to its page; a legal move can be stepped
 // through event by event, with the board before, during and after it.
 
-import { busy, reveal, rulingLink, say, showHands, showMoves, showStatus } from "./controls.js";
+import { busy, reveal, rulingLink, say, showChoice, showHands, showMoves, showStatus } from "./controls.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -75,6 +75,7 @@ export class Lawyer {
    * note, and `afterShow` runs each time the position's board is drawn.
    */
   showStudy(answer, { marks = {}, note = null, afterShow = null } = {}) {
+    if (this.study !== answer) showChoice([], false); // moves offered for another position
     this.study = answer;
     this.marks = marks;
     this.note = note;

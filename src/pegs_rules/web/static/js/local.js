@@ -1,12 +1,11 @@
 // The local transport: the rules engine in this page. Games, legal moves, verdicts, the record
 // viewer and the boards run on the TypeScript engine (pegs-rules.js, which `pegs web build`
-// bundles from the package pegs-rules and its drawing, pegs-rules/render), at once. What only
-// the Python library has, the hint and the searching bots, runs in Python for WebAssembly
-// (python.js), loaded in the background the first time one of them is needed.
-// See transport.js for the interface.
+// bundles from the package pegs-rules and its drawing, pegs-rules/render), at once; the bots
+// and the hint run on it too, in a Web Worker (search.js), so that the page keeps answering
+// while they think. See transport.js for the interface.
 
-import { Python } from "./python.js";
-import { Listeners } from "./transport.js";
+import { Search } from "./search.js";
+import { Listeners } from "./listeners.js";
 
 /** Ply events that happen before the pegs move (the card), for a move's boards. */
 const CARD_EVENTS = ["card_played", "card_discarded", "passed"];
@@ -17,10 +16,10 @@ let pegs = null;
 
 export class LocalTransport {
   /**
-   * @param {{ hello: object, board_size: number, wheel: string, pyodide: string,
-   *           download: object, botDelay?: number }} config  the page's config.json
-   *   (`pegs web build` writes it): what the set-up form offers, the boards' width, and
-   *   Python's files; botDelay: milliseconds between two bot moves (so a person can follow).
+   * @param {{ hello: object, board_size: number, botDelay?: number }} config  the page's
+   *   config.json (`pegs web build` writes it): what the set-up form offers (with the hint's
+   *   bot) and the boards' width; botDelay: milliseconds between two bot moves (so a person
+   *   can follow).
    */
   constructor(config) {
     if (!config.hello) throw new Error("this page's config.json names no engine: rebuild it with pegs web build");
@@ -30,7 +29,8 @@ export class LocalTransport {
     this.notices = new Listeners();
     this.hello = config.hello;
     this.size = config.board_size;
-    this.python = new Python(config, (notice) => this.notices.emit(notice));
+    this.search = new Search();
+    this.games = 0; // games started, to tell the search worker which one a request is for
     this.botDelay = config.botDelay ?? 400;
     this.game = null; // { start, state, seats, bots, moves, viewer, next }
     this.studied = null;
@@ -47,7 +47,7 @@ export class LocalTransport {
   }
 
   /** The engine is this page's own module (index.html preloads it with the page); the answer
-   * names it, beside the Python library's `hello` that the build wrote. */
+   * is the `hello` that the build wrote, naming it (its version is the Python library's). */
   async connect() {
     pegs = await import("./pegs-rules.js");
     return { ...this.hello, engine: `pegs-rules ${pegs.VERSION} (TypeScript)` };
@@ -58,12 +58,9 @@ export class LocalTransport {
   async start(setup) {
     this.stopBots();
     return answer(async () => {
-      const game = newGame(setup, this.hello);
+      const game = newGame(setup, ++this.games);
       this.game = game;
-      if (Object.values(game.bots).includes("python")) {
-        // Python starts in the background; its bots are made as this game's
-        game.python = this.python.ask({ op: "bots", seed: Number(game.start.seed), seats: game.seats });
-      }
+      game.bots = this.search.ask({ op: "bots", game: game.id, seed: game.start.seed, seats: game.seats });
       this.emit(this.update([]));
       return { type: "started" };
     });
@@ -116,24 +113,15 @@ export class LocalTransport {
   async advance(game) {
     const state = game.state;
     const seat = state.turn;
-    const started = performance.now();
-    let move;
-    let thought;
-    if (game.bots[seat] === "python") {
-      const made = await game.python;
-      const chosen = made.ok ? await this.python.ask({ op: "decide", seat, state: pegs.toJson(state) }) : made;
-      if (!chosen.ok) {
-        if (this.game === game) this.notices.emit({ level: "error", text: `Seat ${seat}'s bot cannot move: ${chosen.error}` });
-        return;
-      }
-      move = pegs.parseNotation(chosen.move);
-      thought = chosen.thought_ms;
-    } else {
-      move = pegs.decide(game.bots[seat], state);
-      thought = Math.round((performance.now() - started) * 10) / 10;
-    }
+    const made = await game.bots;
+    if (this.game !== game) return; // another game started meanwhile
+    const chosen = made.ok ? await this.search.ask({ op: "decide", game: game.id, seat, state: pegs.toJson(state) }) : made;
     if (this.game !== game || game.state !== state) return; // the game changed meanwhile
-    this.emit({ ...this.make(game, move), thought_ms: thought });
+    if (!chosen.ok) {
+      this.notices.emit({ level: "error", text: `Seat ${seat}'s bot cannot move: ${chosen.error}` });
+      return;
+    }
+    this.emit({ ...this.make(game, pegs.parseNotation(chosen.move)), thought_ms: chosen.thought_ms });
   }
 
   make(game, move) {
@@ -327,12 +315,7 @@ export class LocalTransport {
 
   // -- a hint -------------------------------------------------------------------------------
 
-  /** Whether asking Python now means waiting for it to load first. */
-  get pythonLoading() {
-    return !this.python.ready;
-  }
-
-  /** What the hint bot (Python's) plays for the seat to act, in the game or the studied position. */
+  /** What the hint bot plays for the seat to act, in the game or the studied position. */
   hint(on) {
     return answer(async () => {
       let state;
@@ -350,7 +333,7 @@ export class LocalTransport {
         refuse("request", 'on: "game" or "study"');
       }
       if (state.winner !== null) refuse("request", "the game is over: there is no move to suggest");
-      const chosen = await this.python.ask({ op: "hint", state: pegs.toJson(state) });
+      const chosen = await this.search.ask({ op: "hint", bot: this.hello.hint_bot, state: pegs.toJson(state) });
       if (!chosen.ok) return chosen;
       const move = pegs.parseNotation(chosen.move);
       const [after, events] = pegs.applyWithEvents(state, move);
@@ -367,13 +350,16 @@ export class LocalTransport {
 
   close() {
     this.stopBots();
-    this.python.close();
+    this.search.close();
   }
 
   draw(state, move = null, highlight = []) {
     return pegs.svg(state, move, { size: this.size, highlight });
   }
 }
+
+/** The longest a bot may think about one move, in seconds. */
+const MAX_THINKING = 30;
 
 /** A request the engine cannot meet: becomes an { ok: false } answer. */
 class Refused extends Error {
@@ -409,10 +395,11 @@ function explanation(legal, rule, reason) {
   return doc({ legal, rule, reason });
 }
 
-/** A new game from the set-up form's `setup` (see transport.js); bots are the TypeScript
- * engine's where it has them (choosing as Python's of the same name and seed do), else
- * "python": the searching bots. */
-function newGame(setup, hello) {
+/** Game number `id`, new from the set-up form's `setup` (see transport.js). Its bots are made
+ * here only to check their names and budgets (a bot thinks MAX_THINKING seconds a move at
+ * most); they play in the search worker, which makes them again (choosing as Python's of the
+ * same name and seed do). */
+function newGame(setup, id) {
   const players = setup.players ?? 4;
   const seed = setup.seed ?? crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000_000;
   const switches = setup.rules ?? {};
@@ -434,19 +421,21 @@ function newGame(setup, hello) {
   const counts = rules.playerCounts;
   if (!counts.includes(players)) refuse("setup", `${players} players: choose ${counts.slice(0, -1).join(", ")} or ${counts.at(-1)}`);
   if (seats.length !== players) refuse("setup", `name one seat kind per player: ${players}, not ${seats.length}`);
-  const bots = {};
   seats.forEach((name, seat) => {
     if (name === "human") return;
     try {
-      bots[seat] = pegs.makeBot(name, seed * 100 + seat);
-    } catch {
-      const known = hello.bots.includes(name.split(":")[0]);
-      if (!known) refuse("setup", `seat ${seat}: unknown bot ${JSON.stringify(name)}; known: ${hello.bots.join(", ")}`);
-      bots[seat] = "python"; // Python checks its budget (the bridge's MAX_THINKING)
+      pegs.makeBot(name, seed * 100 + seat);
+    } catch (error) {
+      if (error instanceof pegs.PegsError) refuse("setup", `seat ${seat}: ${error.message}`);
+      throw error;
+    }
+    const budget = name.split(":")[1] ?? "";
+    if (budget.endsWith("s") && Number(budget.slice(0, -1)) > MAX_THINKING) {
+      refuse("setup", `seat ${seat}: a bot thinks ${MAX_THINKING} s at most`);
     }
   });
   const start = pegs.newGame(players, { seed, rules });
-  const game = { start, state: start, seats: [...seats], bots, moves: [], viewer: 0, next: null, python: null };
+  const game = { id, start, state: start, seats: [...seats], bots: null, moves: [], viewer: 0, next: null };
   const humans = seats.map((_, seat) => seat).filter((seat) => human(game, seat));
   game.viewer = nextViewer(game, humans.length ? humans[0] : start.turn);
   return game;

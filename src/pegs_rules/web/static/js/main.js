@@ -72,7 +72,7 @@ function setupFromUrl(params) {
   };
 }
 
-/** The service worker (sw.js) caches the site (Python's files too) for a fast, offline second
+/** The service worker (sw.js) caches the site for a fast, offline second
  * visit. When a new build takes over, a page still on its home screen reloads into it; one in
  * use says so. Returns what registers it, to be called once the first screen is shown: on a
  * first visit its downloads then wait for what that screen needs. */
@@ -180,13 +180,18 @@ async function main() {
 
   const handlers = {
     onMove: (notation) => (screen === "game" ? game.play(notation) : lawyer.explain(notation)),
-    onChoice: (moves, more) =>
+    // The moves that fit a pick, offered for this update of the game (or this studied
+    // position) only: once it is gone, its buttons play nothing.
+    onChoice: (moves, more) => {
+      const offered = shownNow();
       showChoice(moves, more, (notation) => {
         showChoice([], false);
-        handlers.onMove(notation);
-      }),
+        if (shownNow() === offered) handlers.onMove(notation);
+      });
+    },
     announce,
   };
+  const shownNow = () => (screen === "game" ? game.update : lawyer.study);
   const board = new Board($("#board"), handlers);
   const lawyer = new Lawyer(transport, board, { docs, limits: hello.limits });
   const viewer = new Viewer(transport, board, lawyer, { docs });

@@ -12,7 +12,7 @@
 // A move sent just before a drop is answered once the new connection's position comes: made if
 // that position is past it, else "did not reach the server" (nothing is sent twice).
 
-import { Listeners } from "./transport.js";
+import { Listeners } from "./listeners.js";
 
 const DO_NOT_RECONNECT = [1008, 4001];
 const MOVE_LIMIT = 200;

@@ -1,12 +1,11 @@
 // The transport: the only way the page talks to a rules engine.
 //
-// The UI (board.js, controls.js, setup.js, lawyer.js, main.js) never calls Python
+// The UI (board.js, controls.js, setup.js, lawyer.js, main.js) never calls an engine
 // or a server itself; it holds one Transport and uses only what is described here.
 // Two transports exist:
 //
-//   "local"   (local.js)  the engine runs in this page: the TypeScript engine, with Python
-//                         (Pyodide, in a Web Worker) loaded in the background for the hint
-//                         and the searching bots when first asked for;
+//   "local"   (local.js)  the engine runs in this page: the TypeScript engine, its bots and
+//                         the hint in a Web Worker (search.js);
 //   "remote"  (remote.js) the engine runs on a `pegs serve` server, over a WebSocket.
 //
 // A new transport implements the interface below and is added to `createTransport`;
@@ -64,18 +63,9 @@
 //       }
 //
 //   onNotice(listener: (notice: Notice) => void): void
-//       Things to tell the person that are not game state. Notice = {
-//         level: "info" | "error", text: string, fatal?: boolean,
-//         phase?: "download" | "start" | "done",
-//         progress?: { loaded: number, total: number } }
-//       While (a part of) its engine loads, a transport says what it is doing, whenever
-//       that changes: phase "download" with `progress` (bytes arrived, of the total), then
-//       phase "start" with each step of starting up as its `text`, then phase "done" with
-//       what is now ready as its `text`; the page shows the step and its figures
-//       (loading.js), so that a person always sees what is happening. The local transport
-//       sends them when Python loads for the hint or a searching bot, after connect(). An
-//       engine that needs no loading sends none. fatal: the engine is gone; the page says
-//       so and offers a reload.
+//       Things to tell the person that are not game state (the header shows them:
+//       loading.js). Notice = { level: "info" | "error", text: string, fatal?: boolean }
+//       fatal: the engine is gone; the page says so and offers a reload.
 //
 //   start(setup): Promise<Answer>                        (can.setup)
 //       setup = { players, preset, rules: { [field]: text }, seats: string[],
@@ -118,7 +108,6 @@
 //       study: the answer study() gives for the position }.
 //
 //   hint(on: "game" | "study"): Promise<Answer>          (can.hint)
-//       (The local transport's loads Python first, the first time: see onNotice.)
 //       The move the engine's search bot makes for the seat to act, seeing only that
 //       seat's view: in the game (when the person is to act) or in the studied position.
 //       Answer = { ok, type: "hint", seat, bot, move: notation, events: format-1 "events"
@@ -155,19 +144,4 @@ export async function createTransport(kind, options = {}) {
     return new RemoteTransport(options);
   }
   throw new Error(`unknown transport ${JSON.stringify(kind)}`);
-}
-
-/** Listeners of one kind of message, for transports to share. */
-export class Listeners {
-  constructor() {
-    this.listeners = [];
-  }
-
-  add(listener) {
-    this.listeners.push(listener);
-  }
-
-  emit(message) {
-    for (const listener of this.listeners) listener(message);
-  }
 }

@@ -256,7 +256,7 @@ export class Viewer {
     const current = this.current;
     if (!current) return;
     this.stop();
-    thinking(this.transport.pythonLoading);
+    thinking();
     const answer = await busy(this.transport.hint("study"));
     if (this.current !== current) return;
     if (!answer.ok) {
