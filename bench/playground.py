@@ -14,6 +14,8 @@
   a tree without one: the browser's HTTP cache);
 * **offline**: the same again with the network off (a tree without a service worker
   cannot load offline, and is not measured);
+* **hint**: on the first and the second visit, once the board is playable, the time from a
+  click on "What would a strong player do?" to its move shown (by the page's clock);
 * **bot moves in the page** (this tree): a greedy and a searching bot of the TypeScript
   engine, in the page, each timed from the request to the move applied, with the bot's own
   thinking time. The same bots then choose the same moves in this CPython process, the
@@ -152,6 +154,19 @@ def build_revision(ref: str, out: Path) -> None:
     subprocess.run(command, cwd=tree, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
+HINT = """() => new Promise((resolve) => {
+    const box = document.querySelector("#hint");
+    const clicked = performance.now();
+    new MutationObserver((_, watching) => {
+        if (!box.dataset.hint) return;
+        watching.disconnect();
+        resolve(performance.now() - clicked);
+    }).observe(box, { attributes: true });
+    document.querySelector("#hint-button").click();
+})"""
+"""Click the hint's button; the milliseconds until its move shows."""
+
+
 def playable(page: Page, url: str) -> float:
     """Seconds from navigation to the first playable board."""
     page.goto(url + FIRST_TURN_IS_A_PERSONS)
@@ -169,11 +184,13 @@ def visits(driver: Playwright, url: str) -> dict[str, Any]:
         try:
             page = context.new_page()
             cold = playable(page, url)
+            cold_hint = page.evaluate(HINT)
             painted = page.evaluate(FIRST_PAINT)
             with urllib.request.urlopen(url) as response:  # what the first paint can show
                 board = 'class="first-board"' in response.read().decode("utf-8")
             page.evaluate(READY_FOR_ANOTHER_VISIT)
             warm = playable(page, url)
+            warm_hint = page.evaluate(HINT)
             offline = None
             if page.evaluate("navigator.serviceWorker.controller !== null"):
                 context.set_offline(True)
@@ -186,6 +203,8 @@ def visits(driver: Playwright, url: str) -> dict[str, Any]:
         "cold_s": cold,
         "warm_s": warm,
         "offline_s": offline,
+        "cold_hint_ms": cold_hint,
+        "warm_hint_ms": warm_hint,
     }
 
 
@@ -282,6 +301,8 @@ def report_loads(name: str, runs: list[dict[str, Any]]) -> None:
         values = [r[key] for r in runs if r[key] is not None]
         if values:
             print(f"{name}: {words} to a playable board (s): {summary(values)}")
+    for key, words in (("cold_hint_ms", "first visit"), ("warm_hint_ms", "second visit")):
+        print(f"{name}: {words}, click to hint shown (ms): {summary([r[key] for r in runs])}")
 
 
 def report(loads: dict[str, list[dict[str, Any]]], baseline: str | None) -> None:
