@@ -51,11 +51,13 @@ self.onmessage = ({ data: { id, request } }) => {
   let answer;
   try {
     const op = OPS[request.op];
-    if (op === undefined) throw new pegs.PegsError(`unknown request ${JSON.stringify(request.op)}`);
+    if (op === undefined) throw new Error(`unknown request ${JSON.stringify(request.op)}`);
     answer = { ok: true, ...op(request) };
   } catch (error) {
-    const kind = error instanceof pegs.PegsError ? "position" : "internal";
-    answer = { ok: false, kind, error: `${kind === "internal" ? `${error.name}: ` : ""}${error.message}` };
+    answer =
+      error instanceof pegs.PegsError
+        ? { ok: false, kind: "position", error: `no ${request.op === "hint" ? "hint" : "move"} for this position: ${error.message}` }
+        : { ok: false, kind: "internal", error: `${error.name}: ${error.message}` };
   }
   postMessage({ id, answer });
 };
