@@ -31,7 +31,7 @@ import { repr } from "./text.js";
 import { apply } from "./turn.js";
 
 /** Playouts a state unless told otherwise: the playground's budget. */
-export const PLAYOUTS = 24;
+export const PLAYOUTS = 100;
 /** Turns after which a playout that has not ended counts half a win for each team. */
 export const MAX_TURNS = 10_000;
 

@@ -57,7 +57,7 @@ __all__ = [
     "playout_seeds",
 ]
 
-PLAYOUTS = 24
+PLAYOUTS = 100
 """Playouts a state, unless told otherwise: the playground's budget (docs: "Post-game analysis")."""
 EXPERT = 1000
 """The expert's playouts a move, for the move it would have played at a costly ply."""
