@@ -131,6 +131,8 @@ function drawProgress(points, full) {
     `(being worked out)</title><desc id="chart-desc">${known} of ${n + 1} positions so far.</desc>` +
     `<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" class="frame" fill="#fff" stroke="#888"/>` +
     `<line x1="0" y1="${HEIGHT >> 1}" x2="${WIDTH}" y2="${HEIGHT >> 1}" class="even" stroke="#888" stroke-dasharray="4 4"/>` +
+    `<text x="6" y="18" class="label" font-family="sans-serif" font-size="14" fill="#57606a">team 0 wins: 100%</text>` +
+    `<text x="6" y="${HEIGHT - 8}" class="label" font-family="sans-serif" font-size="14" fill="#57606a">0%</text>` +
     `<polyline points="${line}" class="chance" fill="none" stroke="#1a5fb4" stroke-width="2"/></svg>`;
 }
 
@@ -148,7 +150,7 @@ function costly(analysis) {
     button.type = "button";
     button.textContent = `Ply ${ply}`;
     button.addEventListener("click", () => jump(ply));
-    const same = expert === played ? " (the same move: the chance fell with the cards still to come)" : "";
+    const same = expert === played ? " (the same move: the fall came from the cards still to come, or from the playouts' luck)" : "";
     item.append(
       button,
       ` seat ${seat} played ${played}: team ${team} ${percent(before)} → ${percent(after)}. The expert would have played `,
