@@ -87,10 +87,10 @@ def test_the_costly_plies_cost_most_and_carry_a_legal_move_of_the_expert() -> No
 
 
 def test_the_same_seed_gives_the_same_analysis_and_a_short_record_is_analysed_too() -> None:
-    short = GameRecord(players=6, seed=3, moves=bots_game(6, seed=3).moves[:20])
+    short = GameRecord(players=6, seed=3, moves=bots_game(6, seed=3).moves[:10])
     once = analyze(short, playouts=2, expert=EXPERT, seed=5)
     assert once == analyze(short, playouts=2, expert=EXPERT, seed=5)
-    assert len(once.points) == 21 and once.seats[0] == short.start().turn
+    assert len(once.points) == 11 and once.seats[0] == short.start().turn
     with pytest.raises(ValueError):
         analyze(short, playouts=0)
 
@@ -114,15 +114,17 @@ def test_the_chart_has_a_title_a_description_and_a_linked_mark_per_costly_ply() 
 def test_pegs_analyze_writes_the_numbers_and_the_chart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    short = GameRecord(players=4, seed=game().seed, moves=game().moves[:30])
     record = tmp_path / "game.json"
-    record.write_text(to_json(game()), encoding="utf-8")
+    record.write_text(to_json(short), encoding="utf-8")
     out, chart = tmp_path / "a.json", tmp_path / "a.svg"
-    argv = [str(record), "--playouts", str(PLAYOUTS), "--expert", str(EXPERT)]
+    argv = [str(record), "--playouts", str(PLAYOUTS), "--expert", str(EXPERT), "--seed", "4"]
     assert main(["analyze", *argv, "--json", str(out), "--svg", str(chart)]) == 0
-    assert json.loads(out.read_text(encoding="utf-8")) == analysed().to_json()
-    assert chart.read_text(encoding="utf-8") == chart_svg(analysed())
+    expected = analyze(short, playouts=PLAYOUTS, expert=EXPERT, seed=4)
+    assert json.loads(out.read_text(encoding="utf-8")) == expected.to_json()
+    assert chart.read_text(encoding="utf-8") == chart_svg(expected)
     said = capsys.readouterr().out
-    assert f"{len(game().moves)} plies, {PLAYOUTS} playouts a state" in said
+    assert f"30 plies, {PLAYOUTS} playouts a state" in said
     assert main(["analyze", str(tmp_path / "missing.json")]) == 2
     broken = tmp_path / "broken.json"
     broken.write_text(to_json(GameRecord(players=4, seed=1, moves=("pass",))), encoding="utf-8")

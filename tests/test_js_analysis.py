@@ -19,13 +19,13 @@ EXPERT = 20
 
 
 def records() -> list[GameRecord]:
-    """A whole 4-player game, and the first 40 moves of a 6- and an 8-player one (longer
-    games: their playouts are long)."""
+    """A whole 4-player game, and the first 30 and 20 moves of a 6- and an 8-player one
+    (longer games: their playouts are long)."""
     six, eight = bots_game(6, seed=4), bots_game(8, seed=3)
     return [
         bots_game(4, seed=7),
-        GameRecord(players=6, seed=six.seed, moves=six.moves[:40]),
-        GameRecord(players=8, seed=eight.seed, moves=eight.moves[:40]),
+        GameRecord(players=6, seed=six.seed, moves=six.moves[:30]),
+        GameRecord(players=8, seed=eight.seed, moves=eight.moves[:20]),
     ]
 
 

@@ -1,5 +1,5 @@
 """The playground's post-game analysis in Chromium (analysis.js, analysis-worker.js): the chart
-fills in with its progress shown, the shown ply's ``data-win-chance`` is this library's number,
+fills in with its progress shown once asked for, the shown ply's ``data-win-chance`` is this library's number,
 the costly plies carry the expert's move and jump the viewer there, in the record viewer and
 after a game played on the page; axe finds nothing serious, light or dark, running or done.
 
@@ -71,6 +71,12 @@ def page(browser: Browser) -> Iterator[Page]:  # noqa: F811
     assert errors == [], "console errors"
 
 
+def start(page: Page) -> None:
+    """Ask for the analysis, offered once a record is open or a game is over."""
+    page.wait_for_selector('#analysis[data-analysis="offered"]')
+    page.click("#analysis-start")
+
+
 def done(page: Page) -> None:
     page.wait_for_selector('#analysis[data-analysis="done"]', timeout=120_000)
 
@@ -90,7 +96,8 @@ def test_the_viewer_fills_in_the_chart_and_shows_each_plys_chance_as_python_find
     record: str,
 ) -> None:
     goto(page, site, f"?record={record}&playouts={PLAYOUTS}")
-    page.wait_for_selector("#analysis[data-analysis]")
+    assert page.is_hidden("#analysis-ply")  # nothing is worked out unasked
+    start(page)
     done(page)
     numbers = analysed().to_json()
     plies = numbers["plies"]
@@ -138,6 +145,7 @@ def test_the_analysis_shows_its_progress_and_passes_axe_running_and_done(
     try:
         name = f"{'phone' if size == PHONE else 'desktop'}-{scheme}"
         goto(tab, site, f"?record={record}&playouts=400")  # slow: seen while running
+        start(tab)
         tab.wait_for_function(
             "() => document.querySelector('#analysis-chart polyline')?.points.length > 3"
         )
@@ -147,6 +155,7 @@ def test_the_analysis_shows_its_progress_and_passes_axe_running_and_done(
         assert serious_violations(tab) == []
         shot(tab, f"31-analysis-running-{name}")
         goto(tab, site, f"?record={record}&playouts={PLAYOUTS}&ply=27")
+        start(tab)
         done(tab)
         assert serious_violations(tab) == []
         if size == PHONE:  # one column: nothing wider than the screen
@@ -164,6 +173,7 @@ def test_a_game_played_on_the_page_is_analysed_at_its_summary(
     goto(page, site, GAME)
     page.wait_for_selector('[data-winner]:not([data-winner=""])', timeout=180_000)
     page.wait_for_selector("#summary tr[data-seat]")
+    start(page)
     done(page)
     costly = analysed().costly
     shown = page.eval_on_selector_all(

@@ -229,8 +229,8 @@ export function chartSvg(analysis: Analysis): string {
     `</desc>` +
     `<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" class="frame" fill="#fff" stroke="#888"/>` +
     `<line x1="0" y1="${HEIGHT >> 1}" x2="${WIDTH}" y2="${HEIGHT >> 1}" class="even" stroke="#888" stroke-dasharray="4 4"/>` +
-    `<text x="6" y="18" class="label" font-family="sans-serif" font-size="14" fill="#57606a">team 0 wins: 100%</text>` +
-    `<text x="6" y="${HEIGHT - 8}" class="label" font-family="sans-serif" font-size="14" fill="#57606a">0%</text>` +
+    `<text x="8" y="26" class="label" font-family="sans-serif" font-size="22" fill="#57606a">team 0 wins: 100%</text>` +
+    `<text x="6" y="${HEIGHT - 8}" class="label" font-family="sans-serif" font-size="22" fill="#57606a">0%</text>` +
     `<polyline points="${line}" class="chance" fill="none" stroke="#1a5fb4" stroke-width="2"/>${marks.join("")}</svg>\n`
   );
 }

@@ -255,8 +255,8 @@ def chart_svg(analysis: Analysis) -> str:
         f'stroke="#888"/>'
         f'<line x1="0" y1="{HEIGHT // 2}" x2="{WIDTH}" y2="{HEIGHT // 2}" class="even" '
         f'stroke="#888" stroke-dasharray="4 4"/>'
-        f'<text x="6" y="18" class="label" font-family="sans-serif" font-size="14" fill="#57606a">team 0 wins: 100%</text>'
-        f'<text x="6" y="{HEIGHT - 8}" class="label" font-family="sans-serif" font-size="14" fill="#57606a">0%</text>'
+        f'<text x="8" y="26" class="label" font-family="sans-serif" font-size="22" fill="#57606a">team 0 wins: 100%</text>'
+        f'<text x="6" y="{HEIGHT - 8}" class="label" font-family="sans-serif" font-size="22" fill="#57606a">0%</text>'
         f'<polyline points="{line}" class="chance" fill="none" stroke="#1a5fb4" '
         f'stroke-width="2"/>{"".join(marks)}</svg>\n'
     )

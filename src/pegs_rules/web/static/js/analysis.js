@@ -1,11 +1,12 @@
-// Post-game analysis on the page: each team's chance of winning at every ply of a record,
-// worked out in a Web Worker (analysis-worker.js) by the library's analyze (the numbers of
+// Post-game analysis on the page: each team's chance of winning at every ply of a record, once
+// asked for (#analysis-start: it keeps a core busy for a few seconds), worked out in a Web Worker (analysis-worker.js) by the library's analyze (the numbers of
 // `pegs analyze RECORD` with its defaults: the page's ?playouts=N asks for another budget),
 // filled in as it comes: a chart of team 0's chance (the library's chartSvg once done), the
 // costliest plies with the move the expert would have played, a table of every ply, and the
 // shown ply's numbers.
 //
-// Driver contract: #analysis[data-analysis] is "running", "done" or "error"; [data-win-chance]
+// Driver contract: #analysis-start starts it; #analysis[data-analysis] is "offered", "running",
+// "done" or "error"; [data-win-chance]
 // holds, for the ply the viewer shows, the chance (0 to 1) that the team of the seat that made
 // its move (at the deal: of the seat to act) wins from there, and data-win-team that team;
 // it is "" until known. The costly plies are li[data-ply][data-expert] in #analysis-costly.
@@ -16,13 +17,14 @@ const WIDTH = 640;
 const HEIGHT = 200;
 
 let worker = null;
-let running = null; // { text, before, json }: the record analysed, and its analysis once done
+let running = null; // { text, before, started, json }: the record offered, its analysis once done
 let shown = null; // the ply the viewer shows, or null
 let goTo = null; // the viewer's go(ply)
 
-/** The viewer's way to show a ply, for the chart's marks. */
+/** The viewer's way to show a ply, for the chart's marks; and the button that starts. */
 export function setViewer(go) {
   goTo = go;
+  $("#analysis-start").addEventListener("click", start);
 }
 
 /** The budget asked for: the page's ?playouts=N, else the library's default. */
@@ -31,9 +33,10 @@ function playouts() {
   return Number.isSafeInteger(asked) && asked > 0 ? asked : undefined;
 }
 
-/** Analyse the record `text` (a format-1 record's JSON), unless it is the one analysed;
- * `before` (optional, async) runs before a mark jumps to a ply (to open the viewer). */
-export function startAnalysis(text, { before = null } = {}) {
+/** Offer to analyse the record `text` (a format-1 record's JSON), unless it is the one offered
+ * (or analysed); `before` (optional, async) runs before a mark jumps to a ply (to open the
+ * viewer). The analysis starts when asked (#analysis-start): it takes a core for a while. */
+export function offerAnalysis(text, { before = null } = {}) {
   const box = $("#analysis");
   box.hidden = false;
   if (running?.text === text) {
@@ -41,17 +44,29 @@ export function startAnalysis(text, { before = null } = {}) {
     return;
   }
   stop();
-  running = { text, before, json: null };
-  box.dataset.analysis = "running";
+  running = { text, before, json: null, started: false };
+  box.dataset.analysis = "offered";
   $("#analysis-chart").replaceChildren();
   $("#analysis-costly").replaceChildren();
+  $("#analysis-costly-title").hidden = true;
   $("#analysis-table").replaceChildren();
   $("#analysis-all").hidden = true;
+  $("#analysis-bar").hidden = true;
+  $("#analysis-start").hidden = false;
+  $("#analysis-status").textContent = "";
+  showPly();
+}
+
+function start() {
+  const mine = running;
+  if (!mine || mine.started) return;
+  mine.started = true;
+  $("#analysis").dataset.analysis = "running";
+  $("#analysis-start").hidden = true;
   $("#analysis-bar").hidden = false;
   $("#analysis-bar").value = 0;
   $("#analysis-status").textContent = "Working out the chances…";
   showPly();
-  const mine = running;
   worker = new Worker(new URL("js/analysis-worker.js", document.baseURI), { type: "module" });
   worker.onmessage = ({ data }) => {
     if (running === mine) received(data);
@@ -60,7 +75,7 @@ export function startAnalysis(text, { before = null } = {}) {
     event.preventDefault();
     if (running === mine) received({ type: "error", error: event.message || "the worker failed to load" });
   };
-  worker.postMessage({ record: text, playouts: playouts(), seed: 0 });
+  worker.postMessage({ record: mine.text, playouts: playouts(), seed: 0 });
 }
 
 /** No analysis: the worker stops and the section hides. */
@@ -131,8 +146,8 @@ function drawProgress(points, full) {
     `(being worked out)</title><desc id="chart-desc">${known} of ${n + 1} positions so far.</desc>` +
     `<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" class="frame" fill="#fff" stroke="#888"/>` +
     `<line x1="0" y1="${HEIGHT >> 1}" x2="${WIDTH}" y2="${HEIGHT >> 1}" class="even" stroke="#888" stroke-dasharray="4 4"/>` +
-    `<text x="6" y="18" class="label" font-family="sans-serif" font-size="14" fill="#57606a">team 0 wins: 100%</text>` +
-    `<text x="6" y="${HEIGHT - 8}" class="label" font-family="sans-serif" font-size="14" fill="#57606a">0%</text>` +
+    `<text x="8" y="26" class="label" font-family="sans-serif" font-size="22" fill="#57606a">team 0 wins: 100%</text>` +
+    `<text x="6" y="${HEIGHT - 8}" class="label" font-family="sans-serif" font-size="22" fill="#57606a">0%</text>` +
     `<polyline points="${line}" class="chance" fill="none" stroke="#1a5fb4" stroke-width="2"/></svg>`;
 }
 
@@ -186,7 +201,7 @@ export function analysisPly(ply) {
 /** The shown ply's numbers, once worked out, and its place on the chart. */
 function showPly() {
   const line = $("#analysis-ply");
-  line.hidden = shown === null || !running;
+  line.hidden = shown === null || !running?.started;
   for (const old of document.querySelectorAll("#analysis-chart .now")) old.remove();
   const json = running?.json;
   if (shown === null || !json) {

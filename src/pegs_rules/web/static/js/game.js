@@ -17,7 +17,7 @@ import {
 } from "./controls.js";
 import { hideHint, showHint, thinking } from "./hint.js";
 import { SPEEDS, moveSpeed } from "./prefs.js";
-import { analysisPly, startAnalysis, stopAnalysis } from "./analysis.js";
+import { analysisPly, offerAnalysis, stopAnalysis } from "./analysis.js";
 import { hideSummary, showSummary } from "./summary.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -165,7 +165,7 @@ export class Game {
     const record = can.replay ? await this.record() : null;
     if (record && this.active) {
       analysisPly(null);
-      startAnalysis(JSON.stringify(record), { before: () => this.onReplay(record) });
+      offerAnalysis(JSON.stringify(record), { before: () => this.onReplay(record) });
     }
   }
 

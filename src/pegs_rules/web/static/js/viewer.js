@@ -13,7 +13,7 @@
 // the end. <body data-record> is "open" while a record is shown and "none" before one is, or
 // after one fails to open: then the page hides what needs a record and disables the steps.
 
-import { analysisPly, setViewer, startAnalysis, stopAnalysis } from "./analysis.js";
+import { analysisPly, offerAnalysis, setViewer, stopAnalysis } from "./analysis.js";
 import { announce, busy, rulingLink, say, seatBadge } from "./controls.js";
 import { hideHint, showHint, thinking } from "./hint.js";
 import { SPEEDS, moveSpeed } from "./prefs.js";
@@ -92,7 +92,7 @@ export class Viewer {
       `${aGameOf(answer.players)}, ${answer.preset} rules, seed ${answer.seed}: ${answer.moves.length} moves.`;
     this.showStop(answer.stopped);
     if (answer.stopped) stopAnalysis();
-    else startAnalysis(text);
+    else offerAnalysis(text);
     await this.go(0);
     return true;
   }
