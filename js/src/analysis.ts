@@ -24,7 +24,7 @@ import { PegsError } from "./errors.js";
 import { legalMoves } from "./movegen.js";
 import { moveText, parseNotation } from "./moves.js";
 import { Twister } from "./random.js";
-import { recordStart, replay, type GameRecord } from "./records.js";
+import { checkedRecord, recordStart, replay, type GameRecord } from "./records.js";
 import { makeBot, playoutWinner } from "./search.js";
 import type { GameState } from "./state.js";
 import { repr } from "./text.js";
@@ -91,13 +91,18 @@ function whole(value: unknown, name: string, least: number): number {
 }
 
 /** The playouts' seeds: the first `playouts` 32-bit draws of a generator seeded with `seed`. */
-export function playoutSeeds(seed: number, playouts: number): number[] {
+function playoutSeeds(seed: number, playouts: number): number[] {
   const rng = new Twister(botSeed(seed));
   return Array.from({ length: playouts }, () => rng.bits(32));
 }
 
 /** The analysis of `record`. Throws a `ReplayError` if a move cannot be made. */
-export function analyze(record: GameRecord, options: AnalysisOptions = {}): Analysis {
+export function analyze(given: GameRecord, options: AnalysisOptions = {}): Analysis {
+  if (typeof options !== "object" || options === null) throw new PegsError(`options: not an object, but ${repr(options)}`);
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
+    throw new PegsError(`onProgress: a function, not ${repr(options.onProgress)}`);
+  }
+  const record = checkedRecord(given);
   const playouts = whole(options.playouts ?? PLAYOUTS, "playouts", 1);
   const seed = whole(options.seed ?? 0, "seed", 0);
   const expert = whole(options.expert ?? 1000, "expert", 1);
@@ -147,11 +152,41 @@ function costlyPlies(points: readonly number[], seats: readonly number[], marks:
     .sort((a, b) => a - b);
 }
 
+/** `analysis` if it is one as {@link analyze} makes them; else a `PegsError` says what is wrong. */
+function checkedAnalysis(analysis: unknown): Analysis {
+  if (typeof analysis !== "object" || analysis === null) throw new PegsError(`not an analysis: ${repr(analysis)}`);
+  const a = analysis as Analysis;
+  const playouts = whole(a.playouts, "playouts", 1);
+  whole(a.seed, "seed", 0);
+  whole(a.expert, "expert", 1);
+  const players = whole(a.players, "players", 1);
+  const list = (value: unknown, name: string, length?: number): unknown[] => {
+    if (!Array.isArray(value) || (length !== undefined && value.length !== length)) {
+      throw new PegsError(`${name}: a list${length === undefined ? "" : ` of ${length}`}, not ${repr(value)}`);
+    }
+    return value;
+  };
+  const points = list(a.points, "points");
+  if (!points.length) throw new PegsError("points: at least the deal's");
+  for (const p of points) if (!Number.isSafeInteger(p) || (p as number) < 0 || (p as number) > 2 * playouts) throw new PegsError(`points: 0 to ${2 * playouts}, not ${repr(p)}`);
+  for (const seat of list(a.seats, "seats", points.length - 1)) if (!Number.isSafeInteger(seat) || (seat as number) < 0 || (seat as number) >= players) throw new PegsError(`seats: a seat, not ${repr(seat)}`);
+  for (const move of list(a.moves, "moves", points.length - 1)) if (typeof move !== "string") throw new PegsError(`moves: text, not ${repr(move)}`);
+  for (const c of list(a.costly, "costly")) {
+    const { ply, played, expert } = (c ?? {}) as Partial<Costly>;
+    if (!Number.isSafeInteger(ply) || (ply as number) < 1 || (ply as number) >= points.length || typeof played !== "string" || typeof expert !== "string") {
+      throw new PegsError(`costly: { ply, played, expert } of a ply, not ${repr(c)}`);
+    }
+  }
+  return a;
+}
+
 /** `team`'s chance of winning at state `state` of `analysis`. */
 export function chance(analysis: Analysis, state: number, team: 0 | 1 = 0): number {
-  const points = analysis.points[state];
-  if (points === undefined) throw new PegsError(`state: from 0 to ${analysis.points.length - 1}, not ${repr(state)}`);
-  return (team === 0 ? points : 2 * analysis.playouts - points) / (2 * analysis.playouts);
+  const a = checkedAnalysis(analysis);
+  const points = Number.isSafeInteger(state) ? a.points[state] : undefined;
+  if (points === undefined) throw new PegsError(`state: from 0 to ${a.points.length - 1}, not ${repr(state)}`);
+  if (team !== 0 && team !== 1) throw new PegsError(`team: 0 or 1, not ${repr(team)}`);
+  return (team === 0 ? points : 2 * a.playouts - points) / (2 * a.playouts);
 }
 
 /** The numbers as JSON, as the reference's `Analysis.to_json` writes them. */
@@ -165,6 +200,7 @@ export function analysisJson(analysis: Analysis): {
   plies: PlyAnalysis[];
   costly: Costly[];
 } {
+  checkedAnalysis(analysis);
   const experts = new Map(analysis.costly.map((c) => [c.ply, c.expert]));
   const plies = analysis.seats.map((seat, i): PlyAnalysis => {
     const p = i + 1;
@@ -203,6 +239,7 @@ function percent(analysis: Analysis, state: number, team: number): string {
  * `#ply-P` (with `data-ply`), a title and a description.
  */
 export function chartSvg(analysis: Analysis): string {
+  checkedAnalysis(analysis);
   const n = analysis.points.length - 1;
   const full = 2 * analysis.playouts;
   const x = (k: number): number => Math.floor((WIDTH * k) / Math.max(n, 1));

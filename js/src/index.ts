@@ -26,7 +26,6 @@ export {
   chartSvg,
   MAX_TURNS,
   PLAYOUTS,
-  playoutSeeds,
   type Analysis,
   type AnalysisOptions,
   type Costly,

@@ -1,15 +1,15 @@
 // Post-game analysis on the page: each team's chance of winning at every ply of a record, once
-// asked for (#analysis-start: it keeps a core busy for a few seconds), worked out in a Web Worker (analysis-worker.js) by the library's analyze (the numbers of
-// `pegs analyze RECORD` with its defaults: the page's ?playouts=N asks for another budget),
-// filled in as it comes: a chart of team 0's chance (the library's chartSvg once done), the
-// costliest plies with the move the expert would have played, a table of every ply, and the
-// shown ply's numbers.
+// asked for (#analysis-start: it keeps a core busy for some seconds), worked out in a Web Worker
+// (analysis-worker.js) by the library's analyze: the numbers of `pegs analyze RECORD` with its
+// defaults (the page's ?playouts=N asks for another budget). It fills in as it comes: a chart of
+// team 0's chance (the library's chartSvg once done), the costliest plies with the move the
+// expert would have played, a table of every ply, and the shown ply's numbers.
 //
 // Driver contract: #analysis-start starts it; #analysis[data-analysis] is "offered", "running",
-// "done" or "error"; [data-win-chance]
-// holds, for the ply the viewer shows, the chance (0 to 1) that the team of the seat that made
-// its move (at the deal: of the seat to act) wins from there, and data-win-team that team;
-// it is "" until known. The costly plies are li[data-ply][data-expert] in #analysis-costly.
+// "done" or "error"; [data-win-chance] holds, for the ply the viewer shows, the chance (0 to 1)
+// that the team of the seat that made its move (at the deal: of the seat to act) wins from
+// there, and data-win-team that team; both are "" until known. The costly plies are
+// li[data-ply][data-expert] in #analysis-costly.
 
 const $ = (selector) => document.querySelector(selector);
 
