@@ -34,6 +34,7 @@ function exported(text) {
 
 /** Each module's heading (a module re-exported by index.ts needs one here). */
 const TITLES = {
+  analysis: "Post-game analysis",
   board: "Board and locations",
   bots: "Bots",
   search: "Searching bots: hard and expert",

@@ -19,6 +19,18 @@
  *
  * @module
  */
+export {
+  analysisJson,
+  analyze,
+  chance,
+  chartSvg,
+  MAX_TURNS,
+  PLAYOUTS,
+  type Analysis,
+  type AnalysisOptions,
+  type Costly,
+  type PlyAnalysis,
+} from "./analysis.js";
 export { HOME_BASE, PEGS_PER_SEAT, SIDE_HOLES, START, type Location } from "./board.js";
 export {
   cardOf,

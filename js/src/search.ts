@@ -430,6 +430,17 @@ function playoutTurn(table: Table, rng: Twister): void {
 }
 
 /**
+ * The winning team after at most `turns` turns of the playouts' policy from `state`, hands and
+ * deck as they are (`null`: no winner yet), as the reference's `playout.playout` plays them.
+ * @internal
+ */
+export function playoutWinner(state: GameState, rng: Twister, turns: number): 0 | 1 | null {
+  const table = new Table(state);
+  for (let turn = 0; turn < turns && table.winner === null; turn++) playoutTurn(table, rng);
+  return table.winner;
+}
+
+/**
  * The win chance of `team` after candidate `move` in `state` (its changes in `effects`, the same
  * in every deal) and {@link DEPTH} turns of playout.
  */

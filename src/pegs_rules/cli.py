@@ -5,6 +5,7 @@
 * ``pegs simulate --games 200 --bots mcts,greedy --workers 2``: many games, with statistics;
 * ``pegs verify FILE``: check a ``pegs simulate --json`` file and replay a sample of its games;
 * ``pegs replay FILE``: replay a game record (JSON), turn by turn;
+* ``pegs analyze FILE``: each team's chance of winning at every ply of a record;
 * ``pegs explain [ID]``: the rulings, or one of them in full;
 * ``pegs web build OUT_DIR``: the browser playground as a folder of static files;
 * ``pegs serve``: a game server for network play (:mod:`pegs_rules.server`).
@@ -34,7 +35,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
-from pegs_rules import __version__
+from pegs_rules import __version__, analysis
 from pegs_rules.board import location_name, team_of
 from pegs_rules.bots import Bot, decide, make_bot
 from pegs_rules.cards import Rank, format_cards
@@ -513,25 +514,30 @@ def run_simulation(
 
 def replay_file(path: str, *, board: bool = False) -> int:
     """Replay the game record in ``path`` (``-`` for standard input), printing each turn."""
+    record = read_record(path, "replay")
+    return record if isinstance(record, int) else _replay(record, board)
+
+
+def read_record(path: str, command: str) -> GameRecord | int:
+    """The game record in ``path`` (``-``: standard input), or 2 once the problem is printed."""
     try:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as error:
-        print(f"pegs replay: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+        print(f"pegs {command}: cannot read {path}: {error.strerror or error}", file=sys.stderr)
         return 2
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         print(
-            f"pegs replay: {path} is not UTF-8 text (byte {error.start}), so not a game record",
+            f"pegs {command}: {path} is not UTF-8 text (byte {error.start}), so not a game record",
             file=sys.stderr,
         )
         return 2
     try:
-        record = from_json(text, "record")
+        return from_json(text, "record")
     except PegsError as error:
-        print(f"pegs replay: {path} is not a game record: {error}", file=sys.stderr)
+        print(f"pegs {command}: {path} is not a game record: {error}", file=sys.stderr)
         return 2
-    return _replay(record, board)
 
 
 def _replay(record: GameRecord, board: bool) -> int:
@@ -1007,6 +1013,72 @@ def run_replay(args: argparse.Namespace) -> int:
     return replay_file(args.file, board=args.board)
 
 
+def add_analyze(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = _subcommand(
+        commands,
+        "analyze",
+        "each team's chance of winning at every ply of a game record, by playouts that know "
+        "every card (docs: Post-game analysis)",
+        """
+        pegs analyze game.json --json analysis.json --svg chart.svg
+        pegs analyze game.json --playouts 200 --seed 7
+        """,
+        run_analyze,
+    )
+    sub.add_argument("file", help="the record (- for stdin)")
+    sub.add_argument(
+        "--playouts",
+        type=at_least(1),
+        default=analysis.PLAYOUTS,
+        help=f"playouts a state (default: {analysis.PLAYOUTS}, the playground's)",
+    )
+    sub.add_argument(
+        "--seed", type=at_least(0), default=0, help="the playouts' and the expert's seed"
+    )
+    sub.add_argument(
+        "--expert",
+        type=at_least(1),
+        default=analysis.EXPERT,
+        help=f"the expert's playouts a move, at the costly plies (default: {analysis.EXPERT})",
+    )
+    sub.add_argument("--json", metavar="FILE", help="write the numbers here (- for stdout)")
+    sub.add_argument("--svg", metavar="FILE", help="write the chart here")
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    record = read_record(args.file, "analyze")
+    if isinstance(record, int):
+        return record
+    try:
+        result = analysis.analyze(
+            record, playouts=args.playouts, seed=args.seed, expert=args.expert
+        )
+    except PegsError as error:
+        print(f"pegs analyze: {args.file}: {error}", file=sys.stderr)
+        return 1
+    numbers = json.dumps(result.to_json(), indent=1) + "\n"
+    if args.json == "-":
+        sys.stdout.write(numbers)
+    elif args.json:
+        Path(args.json).write_text(numbers, encoding="utf-8")
+    if args.svg:
+        Path(args.svg).write_text(analysis.chart_svg(result), encoding="utf-8")
+    if args.json != "-":
+        last = len(result.points) - 1
+        print(
+            f"{last} plies, {result.playouts} playouts a state: team 0's chance "
+            f"{result.chance(0):.0%} at the deal, {result.chance(last):.0%} at the end"
+        )
+        for costly in result.costly:
+            team = team_of(result.seats[costly.ply - 1])
+            print(
+                f"  ply {costly.ply}: seat {result.seats[costly.ply - 1]} played {costly.played}, "
+                f"team {team} {result.chance(costly.ply - 1, team):.0%} -> "
+                f"{result.chance(costly.ply, team):.0%}; the expert: {costly.expert}"
+            )
+    return 0
+
+
 def add_explain(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sub = _subcommand(
         commands,
@@ -1226,6 +1298,7 @@ SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]
     add_simulate,
     add_verify,
     add_replay,
+    add_analyze,
     add_explain,
     add_web,
     add_serve,

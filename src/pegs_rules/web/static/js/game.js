@@ -17,6 +17,7 @@ import {
 } from "./controls.js";
 import { hideHint, showHint, thinking } from "./hint.js";
 import { SPEEDS, moveSpeed } from "./prefs.js";
+import { analysisPly, offerAnalysis, stopAnalysis } from "./analysis.js";
 import { hideSummary, showSummary } from "./summary.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -53,6 +54,7 @@ export class Game {
     this.update = null;
     clearEvents();
     hideSummary();
+    stopAnalysis();
     hideHint();
     $("#history").replaceChildren();
     $("#last-move").hidden = true;
@@ -160,6 +162,11 @@ export class Game {
     if (!this.active) return;
     showSummary(summary, { kinds: update.seats, actions });
     reveal($("#summary"));
+    const record = can.replay ? await this.record() : null;
+    if (record && this.active) {
+      analysisPly(null);
+      offerAnalysis(JSON.stringify(record), { before: () => this.onReplay(record) });
+    }
   }
 
   addHistory(ply, notation) {

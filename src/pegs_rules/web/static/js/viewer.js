@@ -13,6 +13,7 @@
 // the end. <body data-record> is "open" while a record is shown and "none" before one is, or
 // after one fails to open: then the page hides what needs a record and disables the steps.
 
+import { analysisPly, offerAnalysis, setViewer, stopAnalysis } from "./analysis.js";
 import { announce, busy, rulingLink, say, seatBadge } from "./controls.js";
 import { hideHint, showHint, thinking } from "./hint.js";
 import { SPEEDS, moveSpeed } from "./prefs.js";
@@ -65,6 +66,7 @@ export class Viewer {
       this.go(Number(event.target.value));
     });
     $("#autoplay").addEventListener("click", () => (this.playing ? this.stop() : this.autoplay()));
+    setViewer((ply) => this.go(ply));
   }
 
   /** Open a record (a format-1 "record" document's JSON text) at its deal; false if it cannot be. */
@@ -89,6 +91,8 @@ export class Viewer {
     $("#replay-title-line").textContent =
       `${aGameOf(answer.players)}, ${answer.preset} rules, seed ${answer.seed}: ${answer.moves.length} moves.`;
     this.showStop(answer.stopped);
+    if (answer.stopped) stopAnalysis();
+    else offerAnalysis(text);
     await this.go(0);
     return true;
   }
@@ -112,6 +116,7 @@ export class Viewer {
     $("#replay-title-line").textContent = "";
     this.showStop(null);
     hideSummary();
+    stopAnalysis();
     hideHint();
     this.lawyer.forget();
     this.board.placeholder();
@@ -215,6 +220,7 @@ export class Viewer {
     const what = ply === 0 ? "the deal" : `seat ${seat} played ${move}`;
     const over = summary?.winner != null ? ` The game is over: team ${summary.winner} wins.` : "";
     announce(`Ply ${ply} of ${this.end}: ${what}.${over}`);
+    analysisPly(ply);
     const where = $("[data-replay-ply]");
     where.textContent = ply;
     where.dataset.replayPly = ply;
