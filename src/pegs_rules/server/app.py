@@ -2,12 +2,16 @@
 
 Routes:
 
+* ``GET /``: the front door (:mod:`pegs_rules.server.front`): a page that sets up a game
+  and shows its links while people join;
 * ``POST /api/games``: create a game (body: ``players``, ``preset``, ``seats``,
   optionally ``house_rules``); answers its id, a join link per human seat and a
   spectator link;
 * ``GET /api/games/{id}``: who sits where, the ply, whose turn, the winner (read from the
   store as it is: nothing replayed);
 * ``GET /api/games/{id}/record``: a finished game's record, for ``pegs replay``;
+* ``POST /api/games/{id}/again``: the game after a finished one, for the same seats and
+  links (body: ``token``, any of the game's; answers its id);
 * ``WS /api/games/{id}/ws``: the game's WebSocket (:mod:`pegs_rules.server.protocol`);
 * ``GET /play/{id}``: the browser client (:mod:`pegs_rules.web`'s page with its
   remote transport), which reads its token from the link;
@@ -59,7 +63,7 @@ from pegs_rules.errors import FormatError
 from pegs_rules.rules import PRESETS, Rules
 from pegs_rules.rulings import RULINGS
 from pegs_rules.serialize import from_data, to_data, to_json
-from pegs_rules.server import logs, metrics
+from pegs_rules.server import front, logs, metrics
 from pegs_rules.server.connections import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -79,6 +83,7 @@ from pegs_rules.server.registry import (
     MAX_GAMES_PER_CLIENT,
     UNJOINED_SECONDS,
     Expiry,
+    Full,
     Registry,
     TooManyGames,
 )
@@ -274,6 +279,33 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         }
         return JSONResponse(body, 201)
 
+    async def play_again(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        creator = client_key(request.client.host) if request.client else None
+        try:
+            token = parse_again(await read_body(request))
+            following = await registry_of(request).again(game_id, token, creator)
+        except BadRequest as error:
+            return refused(request, error.status, "bad_request", error.problems)
+        except TooManyGames as error:
+            headers = {"Retry-After": str(GAMES_RETRY_AFTER)}
+            return refused(request, 429, "too_many_games", [str(error)], headers)
+        except Full as error:
+            return refused(request, 503, error.code, [error.message])
+        except ProtocolError as error:
+            status = 403 if error.code == "bad_token" else 409
+            return refused(request, status, error.code, [error.message])
+        except Damaged as error:
+            return damaged(request, game_id, error)
+        except StoreError:
+            return unreachable()
+        if following is None:
+            return refused(request, 404, "not_found", ["no such game"])
+        return JSONResponse({"id": following, "link": f"{base_url(request)}/play/{following}"})
+
+    async def front_door(request: Request) -> Response:
+        return Response(front.page(), 200, PAGE_HEADERS, "text/html")
+
     async def game_summary(request: Request) -> Response:
         game_id = request.path_params["game"]
         try:
@@ -336,6 +368,9 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game}", game_summary),
         Route("/api/games/{game}/record", game_record),
+        Route("/api/games/{game}/again", play_again, methods=["POST"]),
+        Route("/", front_door),
+        Mount("/front", StaticFiles(directory=front.FILES)),
         Route("/healthz", health),
         Route("/readyz", ready),
         WebSocketRoute("/api/games/{game}/ws", game_socket),
@@ -450,6 +485,14 @@ def parse_new_game(body: Any) -> tuple[int, Rules, tuple[str, ...]]:
     if problems or rules is None or players is None:
         raise BadRequest(400, *problems)
     return players, rules, tuple(seats)
+
+
+def parse_again(body: Any) -> str:
+    """The token of a ``POST /api/games/{id}/again`` body; :class:`BadRequest` if wrong."""
+    if not isinstance(body, dict) or set(body) != {"token"} or not isinstance(body["token"], str):
+        raise BadRequest(400, 'token: the body is {"token": T}, T a token of the game')
+    token: str = body["token"]
+    return token
 
 
 def shown(value: object) -> str:

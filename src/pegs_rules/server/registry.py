@@ -63,6 +63,7 @@ from pegs_rules.server.games import (
     Last,
     LiveGame,
     advance,
+    next_id,
     rebuild,
     seat_of,
     snapshot_of,
@@ -138,6 +139,10 @@ class Expiry:
 
 class TooManyGames(Exception):
     """A client asked for a game while it has as many unfinished ones as it may."""
+
+
+class Full(ProtocolError):
+    """The store holds as many unfinished games as the server allows (``unavailable``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,8 +399,57 @@ class Registry:
         ``creator`` is the client asking (a :func:`~pegs_rules.server.limits.client_key`):
         :class:`TooManyGames` if it has :attr:`games_per_client` unfinished games already.
         """
+        await self._check_room(creator)
+        game_id = secrets.token_urlsafe(9)
+        tokens = {s: secrets.token_urlsafe(24) for s, kind in enumerate(seats) if kind == HUMAN}
+        spectator = secrets.token_urlsafe(24)
+        hashes = tuple(token_hash(tokens[s]) if s in tokens else None for s in range(players))
+        await self._store_new(game_id, rules, seats, hashes, token_hash(spectator), creator)
+        return Created(game_id, tokens, spectator)
+
+    async def again(self, game_id: str, token: str, creator: str | None = None) -> str | None:
+        """The game that follows the finished game ``game_id``, dealt afresh for the same seats
+        and tokens if nobody asked for it yet (any seat may); ``None`` if there is no such game.
+
+        Its id is :func:`~pegs_rules.server.games.next_id` of this one's, so however many
+        seats ask, on however many servers, there is one next game. Raises
+        :class:`ProtocolError`: ``bad_token`` for a token not of the game, ``unavailable``
+        while it is in play, or for a spectator's token before a seat asked; and
+        :class:`TooManyGames` as :meth:`create` does.
+        """
+        stored = await self._call(self.store.load, game_id)
+        if stored is None:
+            return None
+        try:
+            seat = seat_of(stored, token)
+        except KeyError:
+            raise ProtocolError("bad_token") from None
+        if not stored.finished:
+            raise ProtocolError("unavailable", "the game is still in play")
+        following = next_id(game_id)
+        if await self._call(self.store.load, following) is not None:
+            return following
+        if seat is None:
+            raise ProtocolError("unavailable", "a seat starts the next game, not a spectator")
+        await self._check_room(creator)
+        try:
+            await self._store_new(
+                following,
+                stored.record.rules,
+                stored.seats,
+                stored.token_hashes,
+                stored.spectator_hash,
+                creator,
+            )
+        except StoreError:  # another seat, maybe on another server, was first
+            if await self._call(self.store.load, following) is None:
+                raise
+        return following
+
+    async def _check_room(self, creator: str | None) -> None:
+        """Raise if the store holds as many games as it may, or ``creator`` as many as it may ask for."""
         if await self._call(self.store.count_active) >= self.max_games:
-            raise ProtocolError("unavailable", "the server is running as many games as it may")
+            raise Full("unavailable", "the server is running as many games as it may")
         mine = 0 if creator is None else await self._call(self.store.count_active, creator)
         if mine >= self.games_per_client:
             raise TooManyGames(
@@ -403,32 +457,35 @@ class Registry:
                 f" have: finish some, or wait until those nobody joined are removed (after"
                 f" {self.expiry.unjoined / 60:g} minutes without a move)"
             )
-        game_id = secrets.token_urlsafe(9)
-        tokens = {s: secrets.token_urlsafe(24) for s, kind in enumerate(seats) if kind == HUMAN}
-        spectator = secrets.token_urlsafe(24)
-        record = GameRecord(rules=rules, players=players, seed=secrets.randbits(64))
+
+    async def _store_new(
+        self,
+        game_id: str,
+        rules: Rules,
+        seats: tuple[str, ...],
+        hashes: tuple[str | None, ...],
+        spectator_hash: str,
+        creator: str | None,
+    ) -> None:
+        """Deal game ``game_id`` from a secret seed and store it; this server runs its bots."""
+        record = GameRecord(rules=rules, players=len(seats), seed=secrets.randbits(64))
         start = record.start()
-        stored = StoredGame(
-            game_id,
-            record,
-            seats,
-            tuple(token_hash(tokens[s]) if s in tokens else None for s in range(players)),
-            token_hash(spectator),
-            turn=start.turn,
-        )
+        stored = StoredGame(game_id, record, seats, hashes, spectator_hash, turn=start.turn)
         await self._call(self.store.create, stored, self.server, LEASE_SECONDS, creator)
         if stored.bots:  # its bots run here; a game of people is loaded when someone joins
             game = self.games[game_id] = LiveGame(stored, start, None)
             self.leased.add(game_id)
             self._wake_bots(game)
-        return Created(game_id, tokens, spectator)
 
     async def summary(self, game_id: str) -> dict[str, object] | None:
         """What anyone may know of a game, read from the store (nothing replayed); ``None`` if unknown."""
         stored = await self._call(self.store.load, game_id)
         if stored is None:
             return None
-        return summary(stored, await self._call(self.store.connected, game_id))
+        following = None
+        if stored.finished and await self._call(self.store.load, next_id(game_id)) is not None:
+            following = next_id(game_id)
+        return summary(stored, await self._call(self.store.connected, game_id), following)
 
     async def record(self, game_id: str) -> GameRecord | None:
         """The record of a finished game, ``None`` if there is no such game.
