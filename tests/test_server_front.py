@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+import websockets
 from browser import ARTIFACTS, CHROMIUM_ARGS, chromium, unavailable
 from pgcluster import Cluster
 from served import Server, check_message, chooser, run, start_server, stop_server
 
 from pegs_rules.bots import GreedyBot, decide
+from pegs_rules.server.client import socket_url
 from pegs_rules.server.games import next_id
 
 if TYPE_CHECKING:
@@ -119,15 +121,83 @@ def test_again_starts_one_next_game_for_the_same_tokens(tmp_path: Path) -> None:
         stop_server(server)
 
 
+def test_an_open_game_gives_each_free_seat_once(tmp_path: Path) -> None:
+    """Listed while a seat is free; a claimed seat gets a new token (the old link stops working);
+    the creator's seat is never free; a private game is never listed nor claimed."""
+    server = start_server(tmp_path / "games.sqlite3", bot_workers=0)
+    try:
+        private = server.create(players=4, seats=["human"] * 4)
+        created = server.create(players=4, seats=["human", "greedy", "human", "human"], open=True)
+        game = created["id"]
+        status, listing = server.request("GET", "/api/open")
+        check_message(listing, "open-games")
+        assert [(g["id"], g["free"]) for g in listing["games"]] == [(game, [2, 3])]
+        claimed = [server.request("POST", f"/api/games/{game}/seat")[1] for _ in range(2)]
+        for answer in claimed:
+            check_message(answer, "seat-claimed")
+        assert [answer["seat"] for answer in claimed] == [2, 3]
+        assert server.request("GET", "/api/open")[1] == {"games": []}
+        for refused_game in (game, private["id"], "no-such-game"):
+            status, answer = server.request("POST", f"/api/games/{refused_game}/seat")
+            assert (status, answer["error"]) == (409, "no_free_seat")
+            check_message(answer, "http-error")
+
+        async def join(link: str) -> int | None:
+            """The seat the link joins (``None``: refused)."""
+            url, token = socket_url(link)
+            async with websockets.connect(url) as socket:
+                await socket.send(json.dumps({"type": "join", "token": token}))
+                first = json.loads(await socket.recv())
+            return first["seat"] if first["type"] == "welcome" else None
+
+        assert run(join(claimed[0]["link"])) == 2
+        assert run(join(created["links"]["2"])) is None  # the creator's link for it: gone
+        assert run(join(created["links"]["0"])) == 0
+    finally:
+        stop_server(server)
+
+
+def test_a_refused_game_is_explained_on_the_page(tmp_path: Path) -> None:
+    """Over the per-address limit, the page says why in an alert, and stays accessible."""
+    needs_browser()
+    from playwright.sync_api import sync_playwright
+
+    server = start_server(
+        tmp_path / "games.sqlite3", bot_workers=0, options=["--games-per-client", "1"]
+    )
+    try:
+        server.create(players=4)
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+            page = new_page(browser, [server])
+            page.set_viewport_size({"width": 390, "height": 844})  # a phone
+            page.goto(server.url + "/")
+            page.get_by_role("button", name="Create game").click()
+            alert = page.get_by_role("alert")
+            alert.wait_for()
+            text = alert.inner_text()
+            assert "as many unfinished games as the server allows" in text
+            assert "this address has 1 unfinished games" in text  # the server's own words
+            assert page.evaluate("document.activeElement.id") == "refusal"
+            assert serious_violations(page) == []
+            page.screenshot(path=str(SHOTS / "front-refused-phone.png"), full_page=True)
+            browser.close()
+    finally:
+        stop_server(server)
+
+
 def test_sqlite_front_door_game_played_again_in_browsers(sqlite_servers: list[Server]) -> None:
-    play_from_the_front_door(sqlite_servers, "sqlite")
+    """Seat 2 joins from the link the creator sent."""
+    play_from_the_front_door(sqlite_servers, "sqlite", listed=False)
 
 
 def test_postgres_front_door_game_on_two_servers(postgres_servers: list[Server]) -> None:
-    play_from_the_front_door(postgres_servers, "postgres")
+    """The game is open to anyone: seat 2 is a stranger who takes it from the other server's
+    list of open games."""
+    play_from_the_front_door(postgres_servers, "postgres", listed=True)
 
 
-def play_from_the_front_door(servers: list[Server], name: str) -> None:
+def play_from_the_front_door(servers: list[Server], name: str, listed: bool) -> None:
     """Seat 0 (the creator, the mouse) on ``servers[0]``, seat 2 (the keyboard) and the
     spectator on ``servers[1]``."""
     from playwright.sync_api import sync_playwright
@@ -141,6 +211,7 @@ def play_from_the_front_door(servers: list[Server], name: str) -> None:
         assert serious_violations(creator) == []
         for seat, kind in enumerate(SEATS):
             creator.select_option(f"#seat-{seat}", kind)
+        creator.set_checked("#open", listed)
         creator.get_by_role("button", name="Create game").click()
         creator.wait_for_selector("a[data-spectator-link]")
         assert serious_violations(creator) == []
@@ -154,7 +225,18 @@ def play_from_the_front_door(servers: list[Server], name: str) -> None:
         assert creator.locator("button.copy").count() == 3
 
         other = new_page(browser, servers)
-        other.goto(on(servers[1], links[2]))
+        if listed:
+            status, answer = servers[1].request("GET", "/api/open")
+            assert [(g["id"], g["free"]) for g in answer["games"]] == [(game, [2])]
+            other.goto(servers[1].url + "/")
+            other.click(f"[data-open-game='{game}'] button[data-claim]")
+            other.wait_for_url(re.compile(f"/play/{game}#token="))
+            assert other.url != on(servers[1], links[2])  # a token of its own
+            status, answer = servers[0].request("GET", "/api/open")
+            assert status == 200 and answer == {"games": []}  # no seat is free now
+            check_message(answer, "open-games")
+        else:
+            other.goto(on(servers[1], links[2]))
         watcher = new_page(browser, servers)
         watcher.goto(on(servers[1], watch_link))
         creator.wait_for_function(

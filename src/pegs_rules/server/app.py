@@ -10,6 +10,8 @@ Routes:
 * ``GET /api/games/{id}``: who sits where, the ply, whose turn, the winner (read from the
   store as it is: nothing replayed);
 * ``GET /api/games/{id}/record``: a finished game's record, for ``pegs replay``;
+* ``GET /api/open``: the games open to anyone with a free seat;
+* ``POST /api/games/{id}/seat``: a free seat of an open game, with its new join link;
 * ``POST /api/games/{id}/again``: the game after a finished one, for the same seats and
   links (body: ``token``, any of the game's; answers its id);
 * ``WS /api/games/{id}/ws``: the game's WebSocket (:mod:`pegs_rules.server.protocol`);
@@ -105,7 +107,7 @@ RETRY_AFTER = 5
 """Seconds a request the store could not serve is told to wait (``Retry-After``)."""
 GAMES_RETRY_AFTER = 60
 """Seconds a client with as many unfinished games as it may have is told to wait."""
-NEW_GAME_FIELDS = {"players", "preset", "seats", "house_rules"}
+NEW_GAME_FIELDS = {"players", "preset", "seats", "house_rules", "open"}
 RULING_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{id}</title></head>
 <body><h1>{id}</h1><p>{summary}</p>
@@ -256,8 +258,10 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     async def create_game(request: Request) -> Response:
         creator = client_key(request.client.host) if request.client else None
         try:
-            players, rules, seats = parse_new_game(await read_body(request))
-            created = await registry_of(request).create(rules, players, seats, creator)
+            body = await read_body(request)
+            players, rules, seats = parse_new_game(body)
+            listed = body.get("open", False)  # parse_new_game checked it
+            created = await registry_of(request).create(rules, players, seats, creator, listed)
         except BadRequest as error:
             return refused(request, error.status, "bad_request", error.problems)
         except TooManyGames as error:
@@ -302,6 +306,39 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         if following is None:
             return refused(request, 404, "not_found", ["no such game"])
         return JSONResponse({"id": following, "link": f"{base_url(request)}/play/{following}"})
+
+    async def open_games(request: Request) -> Response:
+        try:
+            found = await registry_of(request).listed()
+        except StoreError:
+            return unreachable()
+        games = [
+            {
+                "id": g.id,
+                "rules": g.rules,
+                "seats": list(g.seats),
+                "free": list(g.free),
+                "ply": g.ply,
+            }
+            for g in found
+        ]
+        return JSONResponse({"games": games})
+
+    async def claim_seat(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        try:
+            claimed = await registry_of(request).claim(game_id)
+        except Damaged as error:
+            return damaged(request, game_id, error)
+        except StoreError:
+            return unreachable()
+        if claimed is None:
+            return refused(
+                request, 409, "no_free_seat", ["this game has no free seat, or is not open"]
+            )
+        seat, token = claimed
+        link = f"{base_url(request)}/play/{game_id}#token={token}"
+        return JSONResponse({"seat": seat, "link": link})
 
     async def front_door(request: Request) -> Response:
         return Response(front.page(), 200, PAGE_HEADERS, "text/html")
@@ -369,6 +406,8 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         Route("/api/games/{game}", game_summary),
         Route("/api/games/{game}/record", game_record),
         Route("/api/games/{game}/again", play_again, methods=["POST"]),
+        Route("/api/games/{game}/seat", claim_seat, methods=["POST"]),
+        Route("/api/open", open_games),
         Route("/", front_door),
         Mount("/front", StaticFiles(directory=front.FILES)),
         Route("/healthz", health),
@@ -482,6 +521,8 @@ def parse_new_game(body: Any) -> tuple[int, Rules, tuple[str, ...]]:
             check_seat_kind(kind)
         except ValueError as error:
             problems.append(f"seats[{i}]: {str(error)[:200]}")
+    if not isinstance(body.get("open", False), bool):
+        problems.append(f"open: true or false, not {shown(body.get('open'))}")
     if problems or rules is None or players is None:
         raise BadRequest(400, *problems)
     return players, rules, tuple(seats)

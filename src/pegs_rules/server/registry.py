@@ -74,6 +74,7 @@ from pegs_rules.server.protocol import ProtocolError
 from pegs_rules.server.store import (
     Damaged,
     GameRemoved,
+    ListedGame,
     Notice,
     PlyTaken,
     SeatTaken,
@@ -108,6 +109,8 @@ IDLE_SECONDS = 86_400.0
 """Seconds an unfinished game may go without a move."""
 FINISHED_SECONDS = 30 * 86_400.0
 """Seconds a finished game's record is kept."""
+LISTED = 20
+"""The most open games listed at once."""
 RETRY_SECONDS = 1.0
 """How long a bot waits before trying again to store a move the store failed."""
 READY_SECONDS = 5.0
@@ -392,20 +395,43 @@ class Registry:
         return game
 
     async def create(
-        self, rules: Rules, players: int, seats: tuple[str, ...], creator: str | None = None
+        self,
+        rules: Rules,
+        players: int,
+        seats: tuple[str, ...],
+        creator: str | None = None,
+        listed: bool = False,
     ) -> Created:
         """Deal a new game from a secret seed and store it; this server runs its bots.
 
         ``creator`` is the client asking (a :func:`~pegs_rules.server.limits.client_key`):
         :class:`TooManyGames` if it has :attr:`games_per_client` unfinished games already.
+        A ``listed`` game is open to anyone (:meth:`listed`), all its seats for a person
+        but the first (the creator's) free to claim.
         """
         await self._check_room(creator)
         game_id = secrets.token_urlsafe(9)
         tokens = {s: secrets.token_urlsafe(24) for s, kind in enumerate(seats) if kind == HUMAN}
         spectator = secrets.token_urlsafe(24)
         hashes = tuple(token_hash(tokens[s]) if s in tokens else None for s in range(players))
-        await self._store_new(game_id, rules, seats, hashes, token_hash(spectator), creator)
+        own = tuple(sorted(tokens)[:1]) if listed else None
+        await self._store_new(game_id, rules, seats, hashes, token_hash(spectator), creator, own)
         return Created(game_id, tokens, spectator)
+
+    async def listed(self) -> list[ListedGame]:
+        """The games open to anyone with a free seat, the newest first."""
+        return await self._call(self.store.listed, LISTED)
+
+    async def claim(self, game_id: str) -> tuple[int, str] | None:
+        """A free seat of the open game ``game_id`` and its new token; ``None`` if it has none."""
+        stored = await self._call(self.store.load, game_id)
+        for seat, known in enumerate(stored.token_hashes if stored else ()):
+            token = secrets.token_urlsafe(24)
+            if known is not None and await self._call(
+                self.store.claim_seat, game_id, seat, token_hash(token)
+            ):
+                return seat, token
+        return None
 
     async def again(self, game_id: str, token: str, creator: str | None = None) -> str | None:
         """The game that follows the finished game ``game_id``, dealt afresh for the same seats
@@ -466,12 +492,13 @@ class Registry:
         hashes: tuple[str | None, ...],
         spectator_hash: str,
         creator: str | None,
+        listed: tuple[int, ...] | None = None,
     ) -> None:
         """Deal game ``game_id`` from a secret seed and store it; this server runs its bots."""
         record = GameRecord(rules=rules, players=len(seats), seed=secrets.randbits(64))
         start = record.start()
         stored = StoredGame(game_id, record, seats, hashes, spectator_hash, turn=start.turn)
-        await self._call(self.store.create, stored, self.server, LEASE_SECONDS, creator)
+        await self._call(self.store.create, stored, self.server, LEASE_SECONDS, creator, listed)
         if stored.bots:  # its bots run here; a game of people is loaded when someone joins
             game = self.games[game_id] = LiveGame(stored, start, None)
             self.leased.add(game_id)
@@ -531,9 +558,16 @@ class Registry:
 
     async def _join(self, game_id: str, token: str, connection: Connection) -> LiveGame:
         game = self.games.get(game_id)
-        stored = game.stored if game else await self._call(self.store.load, game_id)
+        try:  # tokens are checked against the store: a seat claimed on any server has a new one
+            stored = await self._call(self.store.load, game_id)
+        except StoreError:
+            if game is None:
+                raise
+            stored = game.stored  # the store is away: the tokens this server knew
         if stored is None:
             raise ProtocolError("bad_token")
+        if game is not None and stored.token_hashes != game.stored.token_hashes:
+            game.stored = replace(game.stored, token_hashes=stored.token_hashes)
         try:
             seat = seat_of(stored, token)
         except KeyError:

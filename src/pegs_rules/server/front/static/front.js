@@ -5,6 +5,8 @@
 // room, at /#game=<id>, survives a reload and the creator's own seat is one click away. Who has
 // joined is read from GET /api/games/<id> every two seconds; once a seat starts the next game
 // ("Play again" in the game's page), the same links lead there and the room follows it.
+// A game created "open to anyone" is listed on this page (GET /api/open) while a seat is free;
+// "Join" claims one (POST /api/games/<id>/seat) and opens its new link.
 
 const $ = (selector) => document.querySelector(selector);
 const options = JSON.parse($("#options").textContent);
@@ -103,7 +105,7 @@ function newGameBody() {
     if (value !== defaults[rule.name]) house[rule.name] = value;
   }
   const seats = [...document.querySelectorAll("#seat-kinds select")].map((select) => select.value);
-  const body = { players: playerCount(), preset, seats };
+  const body = { players: playerCount(), preset, seats, open: $("#open").checked };
   if (Object.keys(house).length) body.house_rules = { name: `${preset} with house rules`, ...house };
   return body;
 }
@@ -124,7 +126,7 @@ async function createGame() {
       showRefusal(refusal(response, answer));
       return;
     }
-    const game = { ...answer, seats: body.seats, preset: body.preset, house: body.house_rules?.name ?? null };
+    const game = { ...answer, seats: body.seats, preset: body.preset, house: body.house_rules?.name ?? null, open: body.open };
     keep(game);
     location.hash = `game=${encodeURIComponent(game.id)}`;
   } catch {
@@ -140,7 +142,7 @@ function refusal(response, answer) {
   const wait = Number(response.headers.get("Retry-After")) || null;
   const later = wait ? `Try again in ${wait < 90 ? `${wait} seconds` : `${Math.round(wait / 60)} minutes`}.` : "Try again later.";
   if (answer.error === "too_many_games") {
-    return { title: "This address has as many unfinished games as the server allows.", problems, advice: "Finish or leave one of them first; games nobody joined are removed after a while." };
+    return { title: "This address has as many unfinished games as the server allows.", problems, advice: "" };
   }
   if (answer.error === "rate_limited") {
     return { title: "Too many requests from this address just now.", problems: [], advice: later };
@@ -165,6 +167,56 @@ function showRefusal(refused) {
   if (refused.problems.length) box.append(element("ul", {}, ...refused.problems.map((p) => element("li", {}, p))));
   if (refused.advice) box.append(element("p", {}, refused.advice));
   box.focus();
+}
+
+// --- the open games -----------------------------------------------------------------------
+
+let listing = null;
+
+/** List the open games with a free seat (again every ten seconds while the form shows). */
+async function listOpenGames() {
+  clearTimeout(listing);
+  if ($("#new-game").hidden) return;
+  let games = [];
+  try {
+    const response = await fetch("/api/open");
+    if (response.ok) games = (await response.json()).games;
+  } catch {
+    // the next turn tries again
+  }
+  const rows = games.map((game) => {
+    const people = game.seats.filter((kind) => kind === "human").length;
+    const bots = game.seats.length - people;
+    const what = `${game.seats.length} players, ${game.rules} rules, ${people} ${people === 1 ? "person" : "people"}${bots ? ` and ${bots} ${bots === 1 ? "bot" : "bots"}` : ""}`;
+    const free = `${game.free.length} free ${game.free.length === 1 ? "seat" : "seats"}${game.ply ? `, move ${game.ply}` : ""}`;
+    const join = element("button", { type: "button", class: "primary", "data-claim": game.id, "aria-label": `Join game ${game.id}: ${what}` }, "Join");
+    return element("li", { class: "link-row", "data-open-game": game.id }, element("span", {}, element("strong", {}, what), element("br"), element("span", { class: "hint" }, `Game ${game.id}: ${free}`)), join);
+  });
+  $("#open-list").replaceChildren(...rows);
+  $("#open-games").hidden = !rows.length;
+  listing = setTimeout(listOpenGames, 10_000);
+}
+
+async function claim(button) {
+  button.disabled = true;
+  const box = $("#claim-refusal");
+  box.hidden = true;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(button.dataset.claim)}/seat`, { method: "POST" });
+    const answer = await response.json().catch(() => ({}));
+    if (response.ok) {
+      location.assign(answer.link);
+      return;
+    }
+    const problem = (answer.problems || [])[0] || `the server answered ${response.status}`;
+    box.textContent = `That seat could not be taken: ${problem}.`;
+  } catch {
+    box.textContent = "The server could not be reached: check your connection and try again.";
+  }
+  box.hidden = false;
+  box.focus();
+  button.disabled = false;
+  listOpenGames();
 }
 
 // --- the waiting room ---------------------------------------------------------------------
@@ -194,6 +246,7 @@ function show() {
   $("#waiting-room").hidden = !game;
   document.title = game ? "Pegs and Jokers: waiting room" : "Pegs and Jokers: play online";
   if (game) waitingRoom(game);
+  else listOpenGames();
   $("#main").focus();
 }
 
@@ -215,6 +268,7 @@ function waitingRoom(game) {
     return element("li", { class: "link-row" }, who, link, element("button", { type: "button", class: "copy", "data-copy-for": link.id, "aria-label": `Copy seat ${seat}'s link` }, "Copy"));
   });
   $("#seat-links").replaceChildren(...rows);
+  $("#open-note").hidden = !game.open;
   $("#seat-links").previousElementSibling.hidden = !people.length;
   $("#seat-links").previousElementSibling.previousElementSibling.hidden = !people.length;
   const spectator = $("#spectator-link");
@@ -285,6 +339,8 @@ buildForm();
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button.copy");
   if (button) copy(button);
+  const join = event.target.closest("button[data-claim]");
+  if (join) claim(join);
 });
 $("#set-up-another").addEventListener("click", () => {
   location.hash = "";
