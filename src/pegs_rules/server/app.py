@@ -19,7 +19,7 @@ Routes:
   remote transport), which reads its token from the link;
 * ``GET /rules/{id}.html``: a ruling's one line, where the page links ruling ids;
 * ``GET /healthz``: whether the process runs (always ``200`` while it does), with
-  whether its database answers and the games it holds;
+  whether its database answers, the games it holds, its version and the store's layout;
 * ``GET /readyz``: ``200`` while the server can serve players, ``503`` while its
   database does not answer (for a load balancer's health check).
 
@@ -90,7 +90,7 @@ from pegs_rules.server.registry import (
     TooManyGames,
 )
 from pegs_rules.server.session import SEND_TIMEOUT, Session
-from pegs_rules.server.store import Damaged, Store, StoreError
+from pegs_rules.server.store import LAYOUT, Damaged, Store, StoreError
 from pegs_rules.server.thinking import Thinking
 from pegs_rules.web.build import STATIC
 
@@ -372,7 +372,15 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
 
     async def health(request: Request) -> Response:
         registry = registry_of(request)
-        return JSONResponse({"ok": True, "database": registry.ready, "games": len(registry.games)})
+        return JSONResponse(
+            {
+                "ok": True,
+                "database": registry.ready,
+                "games": len(registry.games),
+                "version": __version__,
+                "layout": LAYOUT,
+            }
+        )
 
     async def ready(request: Request) -> Response:
         if registry_of(request).ready:

@@ -796,7 +796,7 @@ class Registry:
             seen, legal = view(state, state.turn), game.legal()
             seed = bot_seed(game.stored.record.seed, state.turn, state.ply)
             try:
-                move = await self.thinking.choose(kind, seed, seen, legal)
+                move = await self.thinking.choose(kind, seed, seen, legal, game.id)
             except Exception as error:  # a broken worker: the seat still gets a legal move
                 log.error("game %s: bot %s failed (%r); playing greedy", game.id, kind, error)
                 move = GreedyBot(seed).choose(seen, legal)

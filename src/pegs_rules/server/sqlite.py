@@ -39,6 +39,7 @@ from dataclasses import replace
 from pegs_rules.errors import PegsError
 from pegs_rules.records import replay
 from pegs_rules.server.store import (
+    LAYOUT,
     Action,
     Block,
     GameInfo,
@@ -63,7 +64,7 @@ from pegs_rules.server.store import (
 
 SYNC_MODES = ("full", "normal")
 """How hard a commit waits for the disk (see :class:`SqliteStore`)."""
-VERSION = 3
+VERSION = LAYOUT
 """The layout of the file (``pragma user_version``); older files (0.2's are 0) are upgraded on opening."""
 EXPIRE_AT_ONCE = 500
 """The most games one call of :meth:`SqliteStore.expire` removes."""

@@ -44,6 +44,11 @@ from pegs_rules.errors import PegsError
 from pegs_rules.records import GameRecord
 from pegs_rules.serialize import from_data, to_data
 
+LAYOUT = 3
+"""The layout of the tables this code keeps games in: 3 added open games (``listed``,
+``taken``), 2 the columns for expiry. A store of an older layout is brought up to date on
+opening (only adding columns and indexes); servers report it at ``/healthz``."""
+
 
 class StoreError(PegsError):
     """The store failed (it may answer again a moment later), or refused what it was given."""
