@@ -63,9 +63,12 @@ def main() -> None:
         print(
             f"{name}: {len(times)} moves, median {statistics.median(times):.3f} s,"
             f" longest {max(times):.3f} s, a round of {ROUND} about"
-            f" {ROUND * statistics.mean(times):.2f} s"
+            f" {ROUND * statistics.mean(times):.2f} s ({ROUND * statistics.median(times):.2f} s"
+            " at the median)"
         )
-    print(f"loaded / quiet round time: {statistics.mean(loaded) / statistics.mean(quiet):.1f}")
+    for average in (statistics.mean, statistics.median):
+        ratio = average(loaded) / average(quiet)
+        print(f"loaded / quiet round time ({average.__name__}): {ratio:.1f}")
 
 
 if __name__ == "__main__":

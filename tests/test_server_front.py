@@ -24,6 +24,7 @@ from pgcluster import Cluster
 from served import Server, check_message, chooser, run, start_server, stop_server
 
 from pegs_rules.bots import GreedyBot, decide
+from pegs_rules.server.app import BadRequest, parse_new_game
 from pegs_rules.server.client import socket_url
 from pegs_rules.server.games import next_id
 
@@ -339,3 +340,23 @@ def serious_violations(page: Page) -> list[str]:
             .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" "))}`)"""
     )
     return found
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        ({"players": 5}, "players: "),
+        ({"preset": "x"}, "preset: "),
+        ({"seats": ["human", "robot", "human", "greedy"]}, "seats[1]: "),
+        ({"seats": ["human"] * 3}, "seats: "),
+        ({"house_rules": {"nine": "sideways"}}, "house_rules: $.nine: "),
+        ({"open": "yes"}, "open: "),
+        ({"colour": "red"}, "unknown fields: 'colour'"),
+    ],
+)
+def test_a_refused_new_game_names_the_field_at_fault(body: dict[str, object], named: str) -> None:
+    """Each problem of a ``400`` starts with the field it is about (the page shows them)."""
+    with pytest.raises(BadRequest) as refused:
+        parse_new_game(body)
+    assert refused.value.status == 400
+    assert [problem[: len(named)] for problem in refused.value.problems] == [named]

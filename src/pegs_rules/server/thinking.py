@@ -14,19 +14,21 @@ Two kinds of bot, two lanes:
   :data:`HALF_LIFE` seconds), so with ``n`` games wanting bot time each gets
   at least a ``1/n`` share of it, however short or long its bots' searches:
   a game of quick searches among games of long ones moves as soon as a
-  worker is free, rather than once a round. A search that has waited
-  :data:`FAIR_ROUND` seconds goes before any that has not (the oldest
-  first), so no game waits for ever behind games of shorter searches. And a
+  worker is free, rather than once a round. A search that has seen
+  :data:`FAIR_ROUND` seconds a worker given to others since it asked goes
+  before any that has not (the oldest first), so no game waits for ever
+  behind games of shorter searches. And a
   search is cut to its share when others wait: each time a game's bot joins
   the queue, the budget of every search waiting is cut to ``FAIR_ROUND *
   workers / n`` seconds (``n`` the searches waiting or running, the new one
   included) if it was larger. What a worker thinks before a search has its
   turn is then at most the searches it finds running (up to
   :data:`~pegs_rules.server.games.MAX_BOT_SECONDS`), those it lets go first
-  while it is not yet late (:data:`FAIR_ROUND` seconds) and those older than
-  it (cut to :data:`FAIR_ROUND` a worker in all): **a searching bot starts
-  thinking within** ``2 * FAIR_ROUND + MAX_BOT_SECONDS`` **(15) seconds of
-  its turn**, whatever the other games' bots are and however many wait (the
+  while it is not yet late (:data:`FAIR_ROUND` a worker, and the one that
+  makes it late, at most as much again) and those older than it (cut to
+  :data:`FAIR_ROUND` a worker in all): **a searching bot starts thinking
+  within** ``3 * FAIR_ROUND + MAX_BOT_SECONDS`` **(20) seconds of its
+  turn**, whatever the other games' bots are and however many wait (the
   time to hand a position to a worker aside). A search alone thinks its full
   budget; under load, searches get shorter, not later.
 
@@ -51,7 +53,7 @@ from pegs_rules.server.games import MAX_BOT_SECONDS
 from pegs_rules.views import PlayerView
 
 FAIR_ROUND = 5.0
-"""Seconds of searches queued ahead of any one, a worker (a search waiting this long goes first)."""
+"""Seconds a worker of searches cut to share, and of searches let go first (then it goes first)."""
 HALF_LIFE = 5.0
 """Seconds over which a game's use of the workers fades by half (who goes next: the least)."""
 
@@ -96,8 +98,8 @@ def bot_move(
 
 @dataclass(eq=False)
 class Search:
-    """A searching bot's move for ``game``, waiting for a worker since ``since``, with the
-    budget it will have."""
+    """A searching bot's move for ``game``, waiting for a worker since the workers had
+    been given ``since`` seconds in all, with the budget it will have."""
 
     seconds: float
     game: str
@@ -139,6 +141,8 @@ class Thinking:
         self.waiting: list[Search] = []
         self.running = 0
         self.used: dict[str, Use] = collections.defaultdict(Use)
+        self.given = 0.0
+        """Seconds of searching given to the workers so far."""
         metrics.BOT_QUEUE.set_function(lambda: len(self.waiting))
         for lane in (self.quick, self.workers):  # a pool starts its processes when first used:
             lane.submit(searches, "greedy")  # now, not when the first bot is to move
@@ -153,7 +157,7 @@ class Thinking:
                 self.quick, bot_move, kind, seed, seen, moves, MAX_BOT_SECONDS
             )
         queued_at = loop.time()
-        search = Search(budget(kind), game, queued_at)
+        search = Search(budget(kind), game, self.given)
         self.waiting.append(search)
         share = FAIR_ROUND * self.slots / (len(self.waiting) + self.running)
         for queued in self.waiting:
@@ -174,7 +178,7 @@ class Thinking:
 
     def _next(self) -> None:
         """Give free workers to the searches whose games used them least lately (those
-        waiting :data:`FAIR_ROUND` seconds first, the oldest first)."""
+        late first, the oldest first)."""
         if not self.waiting:
             return
         now = asyncio.get_running_loop().time()
@@ -182,14 +186,16 @@ class Thinking:
             first = min(self.waiting, key=lambda s: self._priority(s, now))
             self.waiting.remove(first)
             self.used[first.game].add(first.seconds, now)
+            self.given += first.seconds
             self.running += 1
             first.turn.set_result(None)
         for game in [g for g, use in self.used.items() if use.now(now) < 1e-3]:
             del self.used[game]  # long idle: forgotten
 
     def _priority(self, search: Search, now: float) -> tuple[bool, float]:
-        """Who goes first: a search waiting long (the oldest), else the game that used least."""
-        late = now - search.since >= FAIR_ROUND
+        """Who goes first: a search that let others go long enough (the oldest), else the game
+        that used least."""
+        late = self.given - search.since >= FAIR_ROUND * self.slots
         use = self.used[search.game].now(now) if search.game in self.used else 0.0
         return (not late, search.since if late else use)
 
