@@ -224,6 +224,7 @@ def play_from_the_front_door(servers: list[Server], name: str, listed: bool) -> 
         watch_link = creator.get_attribute("a[data-spectator-link]", "href") or ""
         game = re.findall(r"/play/([\w-]+)#", watch_link)[0]
         assert creator.locator("button.copy").count() == 3
+        assert creator.is_visible("#open-note") == listed  # links of an open game may be taken
 
         other = new_page(browser, servers)
         if listed:

@@ -268,9 +268,8 @@ function waitingRoom(game) {
     return element("li", { class: "link-row" }, who, link, element("button", { type: "button", class: "copy", "data-copy-for": link.id, "aria-label": `Copy seat ${seat}'s link` }, "Copy"));
   });
   $("#seat-links").replaceChildren(...rows);
-  $("#open-note").hidden = !game.open;
-  $("#seat-links").previousElementSibling.hidden = !people.length;
-  $("#seat-links").previousElementSibling.previousElementSibling.hidden = !people.length;
+  for (const node of document.querySelectorAll("[data-people]")) node.hidden = !people.length;
+  $("#open-note").hidden = !(game.open && people.length > 1);
   const spectator = $("#spectator-link");
   spectator.href = spectator.textContent = game.spectator;
   const own = $("#own-seat");
