@@ -53,7 +53,9 @@ function buildForm() {
       control = element("input", { type: "checkbox", id, name: rule.name });
     }
     const help = element("a", { href: `/rules/${rule.ruling}.html`, target: "_blank", rel: "noopener" }, "the rule");
-    house.append(element("p", { class: "house-rule" }, element("label", { for: id }, rule.label), " ", control, " ", help));
+    const label = element("label", { for: id }, rule.label);
+    const parts = rule.choices ? [label, " ", control] : [control, " ", label]; // a box before its words
+    house.append(element("p", { class: `house-rule ${rule.choices ? "rule-select" : "rule-box"}` }, ...parts, " ", help));
   }
   preset.addEventListener("change", presetDefaults);
   counts.addEventListener("change", seatControls);
