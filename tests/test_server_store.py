@@ -185,9 +185,9 @@ def test_a_layout_without_the_columns_for_expiry_is_brought_up_to_date(backend: 
     store.create(stored("old"), "s1", 5.0)
     store.close()
     backend.opened.remove(store)
-    for index in ("games_by_creator", "games_by_activity"):
+    for index in ("games_by_creator", "games_by_activity", "listed_games"):
         backend.execute(f"drop index {index}", ())
-    for column in ("creator", "joined", "active"):
+    for column in ("creator", "joined", "active", "listed", "taken"):
         backend.execute(f"alter table games drop column {column}", ())
     if not backend.url.startswith("postgresql"):
         backend.execute("pragma user_version = 1", ())
@@ -197,6 +197,28 @@ def test_a_layout_without_the_columns_for_expiry_is_brought_up_to_date(backend: 
     assert upgraded.count_active() == 1
     upgraded.create(stored("new"), "s1", 5.0)
     assert upgraded.expire(unjoined=3600, idle=0.2, finished=3600) == ("old",)
+
+
+def test_a_layout_without_open_games_is_brought_up_to_date(backend: Backend) -> None:
+    """The layout before open games (SQLite's version 2) gains them; its games are not open."""
+    store = backend.open()
+    store.create(stored("old", seats=("human",) * 4), "s1", 5.0)
+    store.close()
+    backend.opened.remove(store)
+    backend.execute("drop index listed_games", ())
+    for column in ("listed", "taken"):
+        backend.execute(f"alter table games drop column {column}", ())
+    if not backend.url.startswith("postgresql"):
+        backend.execute("pragma user_version = 2", ())
+    upgraded = backend.open()
+    assert upgraded.listed() == [] and not upgraded.claim_seat("old", 1, "0" * 64)
+    upgraded.create(stored("new", seats=("human",) * 4), "s1", 5.0, listed=(0,))
+    assert [(game.id, game.free) for game in upgraded.listed()] == [("new", (1, 2, 3))]
+    assert upgraded.claim_seat("new", 1, "0" * 64) and not upgraded.claim_seat("new", 1, "1" * 64)
+    upgraded.take_seat("new", 2, "s1")
+    assert [(game.id, game.free) for game in upgraded.listed()] == [("new", (3,))]
+    claimed = upgraded.load("new")
+    assert claimed is not None and claimed.token_hashes[1] == "0" * 64
 
 
 def test_the_latest_snapshot_is_kept(store: Store) -> None:

@@ -2,18 +2,24 @@
 
 Routes:
 
+* ``GET /``: the front door (:mod:`pegs_rules.server.front`): a page that sets up a game
+  and shows its links while people join;
 * ``POST /api/games``: create a game (body: ``players``, ``preset``, ``seats``,
   optionally ``house_rules``); answers its id, a join link per human seat and a
   spectator link;
 * ``GET /api/games/{id}``: who sits where, the ply, whose turn, the winner (read from the
   store as it is: nothing replayed);
 * ``GET /api/games/{id}/record``: a finished game's record, for ``pegs replay``;
+* ``GET /api/open``: the games open to anyone with a free seat;
+* ``POST /api/games/{id}/seat``: a free seat of an open game, with its new join link;
+* ``POST /api/games/{id}/again``: the game after a finished one, for the same seats and
+  links (body: ``token``, any of the game's; answers its id);
 * ``WS /api/games/{id}/ws``: the game's WebSocket (:mod:`pegs_rules.server.protocol`);
 * ``GET /play/{id}``: the browser client (:mod:`pegs_rules.web`'s page with its
   remote transport), which reads its token from the link;
 * ``GET /rules/{id}.html``: a ruling's one line, where the page links ruling ids;
 * ``GET /healthz``: whether the process runs (always ``200`` while it does), with
-  whether its database answers and the games it holds;
+  whether its database answers, the games it holds, its version and the store's layout;
 * ``GET /readyz``: ``200`` while the server can serve players, ``503`` while its
   database does not answer (for a load balancer's health check).
 
@@ -59,7 +65,7 @@ from pegs_rules.errors import FormatError
 from pegs_rules.rules import PRESETS, Rules
 from pegs_rules.rulings import RULINGS
 from pegs_rules.serialize import from_data, to_data, to_json
-from pegs_rules.server import logs, metrics
+from pegs_rules.server import front, logs, metrics
 from pegs_rules.server.connections import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -79,11 +85,12 @@ from pegs_rules.server.registry import (
     MAX_GAMES_PER_CLIENT,
     UNJOINED_SECONDS,
     Expiry,
+    Full,
     Registry,
     TooManyGames,
 )
 from pegs_rules.server.session import SEND_TIMEOUT, Session
-from pegs_rules.server.store import Damaged, Store, StoreError
+from pegs_rules.server.store import LAYOUT, Damaged, Store, StoreError
 from pegs_rules.server.thinking import Thinking
 from pegs_rules.web.build import STATIC
 
@@ -100,7 +107,7 @@ RETRY_AFTER = 5
 """Seconds a request the store could not serve is told to wait (``Retry-After``)."""
 GAMES_RETRY_AFTER = 60
 """Seconds a client with as many unfinished games as it may have is told to wait."""
-NEW_GAME_FIELDS = {"players", "preset", "seats", "house_rules"}
+NEW_GAME_FIELDS = {"players", "preset", "seats", "house_rules", "open"}
 RULING_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{id}</title></head>
 <body><h1>{id}</h1><p>{summary}</p>
@@ -251,8 +258,10 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     async def create_game(request: Request) -> Response:
         creator = client_key(request.client.host) if request.client else None
         try:
-            players, rules, seats = parse_new_game(await read_body(request))
-            created = await registry_of(request).create(rules, players, seats, creator)
+            body = await read_body(request)
+            players, rules, seats = parse_new_game(body)
+            listed = body.get("open", False)  # parse_new_game checked it
+            created = await registry_of(request).create(rules, players, seats, creator, listed)
         except BadRequest as error:
             return refused(request, error.status, "bad_request", error.problems)
         except TooManyGames as error:
@@ -273,6 +282,66 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
             "record": f"{base}/api/games/{created.id}/record",
         }
         return JSONResponse(body, 201)
+
+    async def play_again(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        creator = client_key(request.client.host) if request.client else None
+        try:
+            token = parse_again(await read_body(request))
+            following = await registry_of(request).again(game_id, token, creator)
+        except BadRequest as error:
+            return refused(request, error.status, "bad_request", error.problems)
+        except TooManyGames as error:
+            headers = {"Retry-After": str(GAMES_RETRY_AFTER)}
+            return refused(request, 429, "too_many_games", [str(error)], headers)
+        except Full as error:
+            return refused(request, 503, error.code, [error.message])
+        except ProtocolError as error:
+            status = 403 if error.code == "bad_token" else 409
+            return refused(request, status, error.code, [error.message])
+        except Damaged as error:
+            return damaged(request, game_id, error)
+        except StoreError:
+            return unreachable()
+        if following is None:
+            return refused(request, 404, "not_found", ["no such game"])
+        return JSONResponse({"id": following, "link": f"{base_url(request)}/play/{following}"})
+
+    async def open_games(request: Request) -> Response:
+        try:
+            found = await registry_of(request).listed()
+        except StoreError:
+            return unreachable()
+        games = [
+            {
+                "id": g.id,
+                "rules": g.rules,
+                "seats": list(g.seats),
+                "free": list(g.free),
+                "ply": g.ply,
+            }
+            for g in found
+        ]
+        return JSONResponse({"games": games})
+
+    async def claim_seat(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        try:
+            claimed = await registry_of(request).claim(game_id)
+        except Damaged as error:
+            return damaged(request, game_id, error)
+        except StoreError:
+            return unreachable()
+        if claimed is None:
+            return refused(
+                request, 409, "no_free_seat", ["this game has no free seat, or is not open"]
+            )
+        seat, token = claimed
+        link = f"{base_url(request)}/play/{game_id}#token={token}"
+        return JSONResponse({"seat": seat, "link": link})
+
+    async def front_door(request: Request) -> Response:
+        return Response(front.page(), 200, PAGE_HEADERS, "text/html")
 
     async def game_summary(request: Request) -> Response:
         game_id = request.path_params["game"]
@@ -303,7 +372,15 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
 
     async def health(request: Request) -> Response:
         registry = registry_of(request)
-        return JSONResponse({"ok": True, "database": registry.ready, "games": len(registry.games)})
+        return JSONResponse(
+            {
+                "ok": True,
+                "database": registry.ready,
+                "games": len(registry.games),
+                "version": __version__,
+                "layout": LAYOUT,
+            }
+        )
 
     async def ready(request: Request) -> Response:
         if registry_of(request).ready:
@@ -336,6 +413,11 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game}", game_summary),
         Route("/api/games/{game}/record", game_record),
+        Route("/api/games/{game}/again", play_again, methods=["POST"]),
+        Route("/api/games/{game}/seat", claim_seat, methods=["POST"]),
+        Route("/api/open", open_games),
+        Route("/", front_door),
+        Mount("/front", StaticFiles(directory=front.FILES)),
         Route("/healthz", health),
         Route("/readyz", ready),
         WebSocketRoute("/api/games/{game}/ws", game_socket),
@@ -447,9 +529,19 @@ def parse_new_game(body: Any) -> tuple[int, Rules, tuple[str, ...]]:
             check_seat_kind(kind)
         except ValueError as error:
             problems.append(f"seats[{i}]: {str(error)[:200]}")
+    if not isinstance(body.get("open", False), bool):
+        problems.append(f"open: true or false, not {shown(body.get('open'))}")
     if problems or rules is None or players is None:
         raise BadRequest(400, *problems)
     return players, rules, tuple(seats)
+
+
+def parse_again(body: Any) -> str:
+    """The token of a ``POST /api/games/{id}/again`` body; :class:`BadRequest` if wrong."""
+    if not isinstance(body, dict) or set(body) != {"token"} or not isinstance(body["token"], str):
+        raise BadRequest(400, 'token: the body is {"token": T}, T a token of the game')
+    token: str = body["token"]
+    return token
 
 
 def shown(value: object) -> str:

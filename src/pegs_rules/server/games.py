@@ -15,6 +15,7 @@ message carries it, nor any hand but the reader's own, nor the draw pile.
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import hmac
 import json
@@ -248,8 +249,22 @@ def advance(game: LiveGame, text: str) -> tuple[GameState, Last]:
     return after, (text, events)
 
 
-def summary(stored: StoredGame, connected: list[int]) -> dict[str, object]:
-    """What anyone with the game's id may know: seats, ply, turn, winner, who is connected."""
+def next_id(game_id: str) -> str:
+    """The id of the game played after ``game_id`` by the same seats ("Play again"): as
+    unguessable as ``game_id``, and the same on every server.
+
+    >>> next_id("Zq0p1W8sG7Yx")
+    'IGMp21UlNE1Z'
+    """
+    digest = hashlib.sha256(f"pegs-rules next game: {game_id}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:9]).decode()
+
+
+def summary(
+    stored: StoredGame, connected: list[int], following: str | None = None
+) -> dict[str, object]:
+    """What anyone with the game's id may know: seats, ply, turn, winner, who is connected, and
+    the game that follows it (``next``), once a seat asked for one."""
     players = stored.record.players
     return {
         "id": stored.id,
@@ -261,4 +276,5 @@ def summary(stored: StoredGame, connected: list[int]) -> dict[str, object]:
         "turn": stored.turn,
         "winner": stored.winner,
         "teams": [[s for s in range(players) if team_of(s) == t] for t in (0, 1)],
+        "next": following,
     }

@@ -30,6 +30,7 @@ by itself and then tells its server that notices may have been missed.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import threading
 import time
@@ -46,6 +47,7 @@ from pegs_rules.server.store import (
     Block,
     GameInfo,
     GameRemoved,
+    ListedGame,
     Listener,
     Notice,
     PlyTaken,
@@ -58,9 +60,11 @@ from pegs_rules.server.store import (
     game_columns,
     game_from_row,
     game_info,
+    listed_game,
     network_of,
     notice_payload,
     read_notice,
+    taken_mask,
 )
 
 log = logging.getLogger("pegs_rules.server")
@@ -102,6 +106,9 @@ _SCHEMA = (
     "alter table games add column if not exists creator text",
     "alter table games add column if not exists joined boolean not null default true",
     "alter table games add column if not exists active timestamptz not null default now()",
+    "alter table games add column if not exists listed boolean not null default false",
+    "alter table games add column if not exists taken integer not null default 0",
+    "create index if not exists listed_games on games (created) where listed and winner is null",
     "create index if not exists active_games on games (created) where winner is null",
     "create index if not exists games_by_creator on games (creator) where winner is null",
     "create index if not exists games_by_activity on games (active)",
@@ -141,7 +148,7 @@ _SCHEMA = (
 )
 _SCHEMA_LOCK = 0x7065_6773
 """The advisory lock held while the tables are created (servers may start together)."""
-_LATEST = ("games_by_activity", "operator")
+_LATEST = ("games_by_activity", "operator", "listed_games")
 """What each layout added: where they all are, the tables are up to date and are left alone
 (their statements would lock tables that running servers write to)."""
 _GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
@@ -212,14 +219,20 @@ class PostgresStore:
             raise StoreError(f"cannot open the database: {error}") from None
 
     def create(
-        self, game: StoredGame, server: str, seconds: float, creator: str | None = None
+        self,
+        game: StoredGame,
+        server: str,
+        seconds: float,
+        creator: str | None = None,
+        listed: tuple[int, ...] | None = None,
     ) -> None:
         sql = (
-            "insert into games (id, start, seats, tokens, spectator, bots, turn, creator, joined)"
-            " values (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            "insert into games (id, start, seats, tokens, spectator, bots, turn, creator, joined,"
+            " listed, taken) values (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
         )
+        shown = (listed is not None, taken_mask(listed or ()))
         with self._transaction(f"cannot store game {game.id}") as db:
-            db.execute(sql, game_columns(game, creator))
+            db.execute(sql, (*game_columns(game, creator), *shown))
             if game.bots:
                 db.execute(
                     f"insert into leases (game, server, expires) values (%s, %s, {_LATER})",
@@ -329,10 +342,40 @@ class PostgresStore:
             row = db.execute(sql, (game_id, seat, server)).fetchone()
             assert row is not None
             joined = int(row[0])
-            db.execute("update games set joined = true where id = %s and not joined", (game_id,))
+            db.execute(
+                "update games set joined = true, taken = taken | %s where id = %s",
+                (1 << seat, game_id),
+            )
             notice = notice_payload(SeatTaken(game_id, seat, joined))
             db.execute("select pg_notify(%s, %s)", (CHANNEL, notice))
         return joined
+
+    def listed(self, limit: int = 20) -> list[ListedGame]:
+        sql = (
+            f"select {_GAME}, taken from games where listed and winner is null"
+            " order by created desc limit %s"
+        )
+        found = (listed_game(row) for row in self._read(sql, (limit * 4,)))
+        return [game for game in found if game is not None][:limit]
+
+    def claim_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        with self._transaction(f"cannot claim a seat of game {game_id}") as db:
+            row = db.execute(
+                "select tokens from games where id = %s and listed and winner is null"
+                " and taken & %s = 0 for update",
+                (game_id, 1 << seat),
+            ).fetchone()
+            if row is None:
+                return False
+            tokens = json.loads(str(row[0]))
+            if not (0 <= seat < len(tokens)) or tokens[seat] is None:
+                return False
+            tokens[seat] = token_hash
+            db.execute(
+                "update games set tokens = %s, taken = taken | %s where id = %s",
+                (json.dumps(tokens), 1 << seat, game_id),
+            )
+        return True
 
     def leave_seat(self, game_id: str, seat: int, joined: int) -> None:
         sql = "delete from seated where game = %s and seat = %s and joined = %s"

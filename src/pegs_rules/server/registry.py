@@ -63,6 +63,7 @@ from pegs_rules.server.games import (
     Last,
     LiveGame,
     advance,
+    next_id,
     rebuild,
     seat_of,
     snapshot_of,
@@ -73,6 +74,7 @@ from pegs_rules.server.protocol import ProtocolError
 from pegs_rules.server.store import (
     Damaged,
     GameRemoved,
+    ListedGame,
     Notice,
     PlyTaken,
     SeatTaken,
@@ -107,6 +109,8 @@ IDLE_SECONDS = 86_400.0
 """Seconds an unfinished game may go without a move."""
 FINISHED_SECONDS = 30 * 86_400.0
 """Seconds a finished game's record is kept."""
+LISTED = 20
+"""The most open games listed at once."""
 RETRY_SECONDS = 1.0
 """How long a bot waits before trying again to store a move the store failed."""
 READY_SECONDS = 5.0
@@ -138,6 +142,10 @@ class Expiry:
 
 class TooManyGames(Exception):
     """A client asked for a game while it has as many unfinished ones as it may."""
+
+
+class Full(ProtocolError):
+    """The store holds as many unfinished games as the server allows (``unavailable``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,15 +395,87 @@ class Registry:
         return game
 
     async def create(
-        self, rules: Rules, players: int, seats: tuple[str, ...], creator: str | None = None
+        self,
+        rules: Rules,
+        players: int,
+        seats: tuple[str, ...],
+        creator: str | None = None,
+        listed: bool = False,
     ) -> Created:
         """Deal a new game from a secret seed and store it; this server runs its bots.
 
         ``creator`` is the client asking (a :func:`~pegs_rules.server.limits.client_key`):
         :class:`TooManyGames` if it has :attr:`games_per_client` unfinished games already.
+        A ``listed`` game is open to anyone (:meth:`listed`), all its seats for a person
+        but the first (the creator's) free to claim.
         """
+        await self._check_room(creator)
+        game_id = secrets.token_urlsafe(9)
+        tokens = {s: secrets.token_urlsafe(24) for s, kind in enumerate(seats) if kind == HUMAN}
+        spectator = secrets.token_urlsafe(24)
+        hashes = tuple(token_hash(tokens[s]) if s in tokens else None for s in range(players))
+        own = tuple(sorted(tokens)[:1]) if listed else None
+        await self._store_new(game_id, rules, seats, hashes, token_hash(spectator), creator, own)
+        return Created(game_id, tokens, spectator)
+
+    async def listed(self) -> list[ListedGame]:
+        """The games open to anyone with a free seat, the newest first."""
+        return await self._call(self.store.listed, LISTED)
+
+    async def claim(self, game_id: str) -> tuple[int, str] | None:
+        """A free seat of the open game ``game_id`` and its new token; ``None`` if it has none."""
+        stored = await self._call(self.store.load, game_id)
+        for seat, known in enumerate(stored.token_hashes if stored else ()):
+            token = secrets.token_urlsafe(24)
+            if known is not None and await self._call(
+                self.store.claim_seat, game_id, seat, token_hash(token)
+            ):
+                return seat, token
+        return None
+
+    async def again(self, game_id: str, token: str, creator: str | None = None) -> str | None:
+        """The game that follows the finished game ``game_id``, dealt afresh for the same seats
+        and tokens if nobody asked for it yet (any seat may); ``None`` if there is no such game.
+
+        Its id is :func:`~pegs_rules.server.games.next_id` of this one's, so however many
+        seats ask, on however many servers, there is one next game. Raises
+        :class:`ProtocolError`: ``bad_token`` for a token not of the game, ``unavailable``
+        while it is in play, or for a spectator's token before a seat asked; and
+        :class:`TooManyGames` as :meth:`create` does.
+        """
+        stored = await self._call(self.store.load, game_id)
+        if stored is None:
+            return None
+        try:
+            seat = seat_of(stored, token)
+        except KeyError:
+            raise ProtocolError("bad_token") from None
+        if not stored.finished:
+            raise ProtocolError("unavailable", "the game is still in play")
+        following = next_id(game_id)
+        if await self._call(self.store.load, following) is not None:
+            return following
+        if seat is None:
+            raise ProtocolError("unavailable", "a seat starts the next game, not a spectator")
+        await self._check_room(creator)
+        try:
+            await self._store_new(
+                following,
+                stored.record.rules,
+                stored.seats,
+                stored.token_hashes,
+                stored.spectator_hash,
+                creator,
+            )
+        except StoreError:  # another seat, maybe on another server, was first
+            if await self._call(self.store.load, following) is None:
+                raise
+        return following
+
+    async def _check_room(self, creator: str | None) -> None:
+        """Raise if the store holds as many games as it may, or ``creator`` as many as it may ask for."""
         if await self._call(self.store.count_active) >= self.max_games:
-            raise ProtocolError("unavailable", "the server is running as many games as it may")
+            raise Full("unavailable", "the server is running as many games as it may")
         mine = 0 if creator is None else await self._call(self.store.count_active, creator)
         if mine >= self.games_per_client:
             raise TooManyGames(
@@ -403,32 +483,36 @@ class Registry:
                 f" have: finish some, or wait until those nobody joined are removed (after"
                 f" {self.expiry.unjoined / 60:g} minutes without a move)"
             )
-        game_id = secrets.token_urlsafe(9)
-        tokens = {s: secrets.token_urlsafe(24) for s, kind in enumerate(seats) if kind == HUMAN}
-        spectator = secrets.token_urlsafe(24)
-        record = GameRecord(rules=rules, players=players, seed=secrets.randbits(64))
+
+    async def _store_new(
+        self,
+        game_id: str,
+        rules: Rules,
+        seats: tuple[str, ...],
+        hashes: tuple[str | None, ...],
+        spectator_hash: str,
+        creator: str | None,
+        listed: tuple[int, ...] | None = None,
+    ) -> None:
+        """Deal game ``game_id`` from a secret seed and store it; this server runs its bots."""
+        record = GameRecord(rules=rules, players=len(seats), seed=secrets.randbits(64))
         start = record.start()
-        stored = StoredGame(
-            game_id,
-            record,
-            seats,
-            tuple(token_hash(tokens[s]) if s in tokens else None for s in range(players)),
-            token_hash(spectator),
-            turn=start.turn,
-        )
-        await self._call(self.store.create, stored, self.server, LEASE_SECONDS, creator)
+        stored = StoredGame(game_id, record, seats, hashes, spectator_hash, turn=start.turn)
+        await self._call(self.store.create, stored, self.server, LEASE_SECONDS, creator, listed)
         if stored.bots:  # its bots run here; a game of people is loaded when someone joins
             game = self.games[game_id] = LiveGame(stored, start, None)
             self.leased.add(game_id)
             self._wake_bots(game)
-        return Created(game_id, tokens, spectator)
 
     async def summary(self, game_id: str) -> dict[str, object] | None:
         """What anyone may know of a game, read from the store (nothing replayed); ``None`` if unknown."""
         stored = await self._call(self.store.load, game_id)
         if stored is None:
             return None
-        return summary(stored, await self._call(self.store.connected, game_id))
+        following = None
+        if stored.finished and await self._call(self.store.load, next_id(game_id)) is not None:
+            following = next_id(game_id)
+        return summary(stored, await self._call(self.store.connected, game_id), following)
 
     async def record(self, game_id: str) -> GameRecord | None:
         """The record of a finished game, ``None`` if there is no such game.
@@ -474,9 +558,16 @@ class Registry:
 
     async def _join(self, game_id: str, token: str, connection: Connection) -> LiveGame:
         game = self.games.get(game_id)
-        stored = game.stored if game else await self._call(self.store.load, game_id)
+        try:  # tokens are checked against the store: a seat claimed on any server has a new one
+            stored = await self._call(self.store.load, game_id)
+        except StoreError:
+            if game is None:
+                raise
+            stored = game.stored  # the store is away: the tokens this server knew
         if stored is None:
             raise ProtocolError("bad_token")
+        if game is not None and stored.token_hashes != game.stored.token_hashes:
+            game.stored = replace(game.stored, token_hashes=stored.token_hashes)
         try:
             seat = seat_of(stored, token)
         except KeyError:
@@ -705,7 +796,7 @@ class Registry:
             seen, legal = view(state, state.turn), game.legal()
             seed = bot_seed(game.stored.record.seed, state.turn, state.ply)
             try:
-                move = await self.thinking.choose(kind, seed, seen, legal)
+                move = await self.thinking.choose(kind, seed, seen, legal, game.id)
             except Exception as error:  # a broken worker: the seat still gets a legal move
                 log.error("game %s: bot %s failed (%r); playing greedy", game.id, kind, error)
                 move = GreedyBot(seed).choose(seen, legal)

@@ -28,6 +28,7 @@ flush (but the first one of a game, which marks it joined).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 import threading
@@ -38,10 +39,12 @@ from dataclasses import replace
 from pegs_rules.errors import PegsError
 from pegs_rules.records import replay
 from pegs_rules.server.store import (
+    LAYOUT,
     Action,
     Block,
     GameInfo,
     GameRemoved,
+    ListedGame,
     Listener,
     Notice,
     PlyTaken,
@@ -54,12 +57,14 @@ from pegs_rules.server.store import (
     game_columns,
     game_from_row,
     game_info,
+    listed_game,
     network_of,
+    taken_mask,
 )
 
 SYNC_MODES = ("full", "normal")
 """How hard a commit waits for the disk (see :class:`SqliteStore`)."""
-VERSION = 2
+VERSION = LAYOUT
 """The layout of the file (``pragma user_version``); older files (0.2's are 0) are upgraded on opening."""
 EXPIRE_AT_ONCE = 500
 """The most games one call of :meth:`SqliteStore.expire` removes."""
@@ -81,11 +86,14 @@ _SCHEMA = (
     snapshot_last text,
     creator text,
     joined integer not null default 0,
-    active real not null default 0
+    active real not null default 0,
+    listed integer not null default 0,
+    taken integer not null default 0
 )""",
     "create index if not exists active_games on games (created) where winner is null",
     "create index if not exists games_by_creator on games (creator) where winner is null",
     "create index if not exists games_by_activity on games (active)",
+    "create index if not exists listed_games on games (created) where listed and winner is null",
     """create table if not exists moves (
     game text not null references games(id),
     ply integer not null,
@@ -123,6 +131,10 @@ _ADDED = (  # the columns version 2 added, for a file of version 1
     "alter table games add column creator text",
     "alter table games add column joined integer not null default 1",
     "alter table games add column active real not null default 0",
+)
+_ADDED_3 = (  # the columns version 3 added (open games), for a file of version 1 or 2
+    "alter table games add column listed integer not null default 0",
+    "alter table games add column taken integer not null default 0",
 )
 _EXPIRED = (
     "select id from games where (winner is null and not joined and active < ?)"
@@ -162,7 +174,7 @@ class SqliteStore:
             if old and version == 0:
                 self._upgrade()
             elif old and version < VERSION:
-                self._add_columns()
+                self._add_columns(version)
             for statement in _SCHEMA:
                 self._db.execute(statement)
             self._db.execute(f"pragma user_version={VERSION}")
@@ -174,15 +186,21 @@ class SqliteStore:
             raise StoreError(f"cannot open the database {path!r}: {error}") from None
 
     def create(
-        self, game: StoredGame, server: str, seconds: float, creator: str | None = None
+        self,
+        game: StoredGame,
+        server: str,
+        seconds: float,
+        creator: str | None = None,
+        listed: tuple[int, ...] | None = None,
     ) -> None:
         sql = (
             "insert into games (id, start, seats, tokens, spectator, bots, turn, creator, joined,"
-            " active, created) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " active, listed, taken, created) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
             " (select coalesce(max(created), 0) + 1 from games))"
         )
+        shown = (listed is not None, taken_mask(listed or ()))
         with self._transaction(f"cannot store game {game.id}"):
-            self._db.execute(sql, (*game_columns(game, creator), time.time()))
+            self._db.execute(sql, (*game_columns(game, creator), time.time(), *shown))
             if game.bots:
                 lease = (game.id, server, time.time() + seconds)
                 self._db.execute(
@@ -293,9 +311,38 @@ class SqliteStore:
                 "insert or replace into live.seated (game, seat, server, joined) values (?, ?, ?, ?)",
                 (game_id, seat, server, joined),
             )
-            self._db.execute("update games set joined = 1 where id = ? and not joined", (game_id,))
+            self._db.execute(
+                "update games set joined = 1, taken = taken | ? where id = ?", (1 << seat, game_id)
+            )
         self._tell([SeatTaken(game_id, seat, joined)])
         return joined
+
+    def listed(self, limit: int = 20) -> list[ListedGame]:
+        sql = (
+            f"select {_GAME}, taken from games where listed and winner is null"
+            " order by created desc limit ?"
+        )
+        found = (listed_game(row) for row in self._read(sql, (limit * 4,)))
+        return [game for game in found if game is not None][:limit]
+
+    def claim_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        with self._transaction(f"cannot claim a seat of game {game_id}"):
+            rows = self._db.execute(
+                "select tokens from games where id = ? and listed and winner is null"
+                " and not taken & ?",
+                (game_id, 1 << seat),
+            ).fetchall()
+            if not rows:
+                return False
+            tokens = json.loads(str(rows[0][0]))
+            if not (0 <= seat < len(tokens)) or tokens[seat] is None:
+                return False
+            tokens[seat] = token_hash
+            self._db.execute(
+                "update games set tokens = ?, taken = taken | ? where id = ?",
+                (json.dumps(tokens), 1 << seat, game_id),
+            )
+        return True
 
     def leave_seat(self, game_id: str, seat: int, joined: int) -> None:
         sql = "delete from live.seated where game = ? and seat = ? and joined = ?"
@@ -419,12 +466,14 @@ class SqliteStore:
             except sqlite3.Error as error:
                 raise StoreError(f"cannot read the database: {error}") from None
 
-    def _add_columns(self) -> None:
-        """Bring a file of version 1 up to date: its games count as joined, active from now."""
+    def _add_columns(self, version: int) -> None:
+        """Bring a file of version 1 or 2 up to date: the games of version 1 count as joined,
+        active from now; none is open to anyone."""
         self._db.execute("begin immediate")
-        for statement in _ADDED:
+        for statement in (_ADDED if version < 2 else ()) + _ADDED_3:
             self._db.execute(statement)
-        self._db.execute("update games set active = ?", (time.time(),))
+        if version < 2:
+            self._db.execute("update games set active = ?", (time.time(),))
         self._db.execute("commit")
 
     def _upgrade(self) -> None:

@@ -44,6 +44,11 @@ from pegs_rules.errors import PegsError
 from pegs_rules.records import GameRecord
 from pegs_rules.serialize import from_data, to_data
 
+LAYOUT = 3
+"""The layout of the tables this code keeps games in: 3 added open games (``listed``,
+``taken``), 2 the columns for expiry. A store of an older layout is brought up to date on
+opening (only adding columns and indexes); servers report it at ``/healthz``."""
+
 
 class StoreError(PegsError):
     """The store failed (it may answer again a moment later), or refused what it was given."""
@@ -167,6 +172,25 @@ class GameInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class ListedGame:
+    """An unfinished game open to anyone, with a seat for a person nobody has taken yet.
+
+    Attributes:
+        id: the game's id.
+        rules: its rules' name.
+        seats: per seat, ``"human"`` or a bot.
+        free: the seats for a person nobody has joined or claimed.
+        ply: the moves made.
+    """
+
+    id: str
+    rules: str
+    seats: tuple[str, ...]
+    free: tuple[int, ...]
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
 class Block:
     """An address or network (``network``, as :mod:`ipaddress` writes it) the servers refuse."""
 
@@ -217,11 +241,18 @@ class Store(Protocol):
     """
 
     def create(
-        self, game: StoredGame, server: str, seconds: float, creator: str | None = None
+        self,
+        game: StoredGame,
+        server: str,
+        seconds: float,
+        creator: str | None = None,
+        listed: tuple[int, ...] | None = None,
     ) -> None:
         """Store a new game (no moves yet); if it has bots, ``server`` leases it for ``seconds``.
 
         ``creator`` is who asked for it (a client's address), kept until it ends.
+        ``listed``, if given, opens the game to anyone (:meth:`listed`), its
+        seats ``listed`` counting as taken already (the creator's own).
         """
         ...
 
@@ -292,6 +323,19 @@ class Store(Protocol):
 
     def connected(self, game_id: str) -> list[int]:
         """The seats of the game joined on a server that is alive, in order."""
+        ...
+
+    def listed(self, limit: int = 20) -> list[ListedGame]:
+        """Up to ``limit`` unfinished games open to anyone with a free seat, the newest first.
+
+        A seat is free until a person joins it (:meth:`take_seat`) or it is claimed
+        (:meth:`claim_seat`).
+        """
+        ...
+
+    def claim_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        """Give the free ``seat`` of the open game a new token (its hash), now taken; whether
+        it was free (the seat's earlier link stops working)."""
         ...
 
     def games(self, limit: int = 100, finished: bool = True) -> list[GameInfo]:
@@ -405,6 +449,33 @@ def game_info(
         None if creator is None else str(creator),
         connected,
     )
+
+
+def taken_mask(seats: tuple[int, ...]) -> int:
+    """The stored bits of the seats taken (bit ``s`` for seat ``s``).
+
+    >>> taken_mask((0, 3))
+    9
+    """
+    return sum(1 << seat for seat in set(seats))
+
+
+def listed_game(row: Sequence[object]) -> ListedGame | None:
+    """An open game from its columns (id, start, seats, tokens, spectator, turn, ply, winner,
+    taken), ``None`` if no seat is free or it does not load."""
+    try:
+        game = game_from_row(row[:8])
+    except Damaged:
+        return None
+    taken = int(str(row[8]))
+    free = tuple(
+        seat
+        for seat, known in enumerate(game.token_hashes)
+        if known is not None and not taken & (1 << seat)
+    )
+    if not free or game.finished:
+        return None
+    return ListedGame(game.id, game.record.rules.name, game.seats, free, game.ply)
 
 
 def checked_moves(game_id: str, since: int, rows: Sequence[Sequence[object]]) -> tuple[str, ...]:

@@ -147,7 +147,7 @@ export class Game {
     const actions = {
       download: () => this.saveRecord(),
       replay: can.replay ? () => this.replay() : null,
-      again: can.setup ? () => this.onPlayAgain() : null,
+      again: this.transport.again ? () => this.transport.again() : can.setup ? () => this.onPlayAgain() : null,
     };
     let summary = null;
     if (this.transport.summary) {

@@ -11,11 +11,14 @@
 // servers on one database that may be another server: every one of them serves every game.
 // A move sent just before a drop is answered once the new connection's position comes: made if
 // that position is past it, else "did not reach the server" (nothing is sent twice).
+// At the end, "Play again" asks the server for the next game of the same seats, whose links
+// are the same tokens under the next game's id; a spectator's page follows it by itself.
 
 import { Listeners } from "./listeners.js";
 
 const DO_NOT_RECONNECT = [1008, 4001];
 const MOVE_LIMIT = 200;
+const NEXT_POLL_MS = 2000;
 
 export class RemoteTransport {
   /** @param {{ version?: string }} options  from the server's config.json */
@@ -35,6 +38,7 @@ export class RemoteTransport {
     this.leaving = false;
     this.rejoined = false;
     this.delay = 200;
+    this.watchingForNext = false;
   }
 
   set botDelay(ms) {
@@ -79,6 +83,7 @@ export class RemoteTransport {
       this.delay = 200;
     } else if (message.type === "state") {
       this.latest = this.update(message);
+      if (this.latest.next === "over") this.watchForNext();
       if (this.ready) {
         this.ready.resolve(this.hello());
         this.ready = null;
@@ -184,6 +189,43 @@ export class RemoteTransport {
       this.pending = { resolve, ply };
       this.socket.send(JSON.stringify({ type: "move", move: text, ply }));
     });
+  }
+
+  /** Start the next game of the same seats (or join it, if another seat started it). */
+  async again() {
+    const response = await fetch(`/api/games/${encodeURIComponent(this.game)}/again`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token: this.token }),
+    }).catch(() => null);
+    const answer = response ? await response.json().catch(() => ({})) : {};
+    if (!response || !response.ok) {
+      const problem = (answer.problems || [])[0] || "the server could not be reached";
+      this.notices.emit({ level: "error", text: `No next game: ${problem}.` });
+      return;
+    }
+    this.goTo(answer.id);
+  }
+
+  goTo(game) {
+    this.leave();
+    location.assign(`/play/${encodeURIComponent(game)}#token=${encodeURIComponent(this.token)}`);
+  }
+
+  /** Once the game is over, ask now and then whether a seat started the next one. */
+  async watchForNext() {
+    if (this.watchingForNext) return;
+    this.watchingForNext = true;
+    while (!this.leaving) {
+      const response = await fetch(`/api/games/${encodeURIComponent(this.game)}`).catch(() => null);
+      const summary = response && response.ok ? await response.json().catch(() => null) : null;
+      if (summary && summary.next) {
+        if (this.welcome && this.welcome.seat === null) this.goTo(summary.next);
+        else this.notices.emit({ level: "info", text: "Another seat started the next game: press Play again to join it." });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, NEXT_POLL_MS));
+    }
   }
 
   leave() {
