@@ -21,12 +21,12 @@ from typing import Any
 from pegs_rules.bots.levels import LEVELS
 from pegs_rules.rules import PRESETS
 from pegs_rules.serialize import to_data
-from pegs_rules.web.bridge import SWITCHES
+from pegs_rules.web.offer import SWITCHES
 
 FILES = Path(__file__).parent / "static"
 """The page's files, served at ``/front/``."""
 HOUSE_RULES = ("nine", "two_swap", "home_entry_compulsory", "wait_on_in_spot", "draw_first")
-"""The house rules the page offers (of :data:`~pegs_rules.web.bridge.SWITCHES`: those with
+"""The house rules the page offers (of :data:`~pegs_rules.web.offer.SWITCHES`: those with
 a few values; the rest are for ``POST /api/games`` itself)."""
 MARK = "<!-- options -->"
 
