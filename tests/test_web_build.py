@@ -78,6 +78,14 @@ def test_every_ruling_the_page_names_has_a_page_here_and_in_the_docs(tmp_path: P
     assert (
         '<p class="ruling-item depth-2">8. the landing of a peg the player may move that' in verdict
     )
+    # The sources a ruling ends with ("R16; Q11") are said under it, in the words of
+    # specs/rulings.md's "How to read a ruling".
+    seven = (out / "rules" / "card.seven.split.html").read_text(encoding="utf-8")
+    assert "<strong>Sources.</strong> R16; Q11." in seven
+    assert (
+        "<code>R1</code>..<code>R35</code> are the numbered rules of the seed texts, "
+        "<code>Q1</code>..<code>Q24</code> the open questions that the project decided"
+    ) in seven
     docs = tmp_path / "docs-site" / "play"
     build(docs, docs_url="../")  # the docs' own copy
     assert json.loads((docs / "config.json").read_text(encoding="utf-8"))["docs"] == "../"

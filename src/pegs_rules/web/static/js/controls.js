@@ -156,6 +156,12 @@ export function showChoice(moves, more, onPick) {
   buttons[0].focus();
 }
 
+/** True on a screen touched with a finger and no pointer that hovers (a phone, a tablet):
+ * keyboard help is then left out (style.css hides its lines there too). */
+export function touchOnly() {
+  return matchMedia("(hover: none) and (pointer: coarse)").matches;
+}
+
 /** Add the events of one move (a format-1 "events" document) to the log, newest first. */
 export function logEvents(events, ply) {
   if (!events.events.length) return;
@@ -163,7 +169,7 @@ export function logEvents(events, ply) {
   const item = document.createElement("li");
   const when = document.createElement("span");
   when.className = "event-ply";
-  when.textContent = `ply ${ply}: `;
+  when.textContent = `Ply ${ply}: `;
   item.append(when);
   events.events.forEach((event, i) => {
     const part = document.createElement("span");
