@@ -214,3 +214,27 @@ def test_the_command_reports_what_stops_it(
     assert main(["web", "build", str(out)]) == 0
     assert f"python -m http.server -d {out}" in capsys.readouterr().out
     assert not (out / "pyodide").exists() and not (out / "wheels").exists()
+
+
+def test_the_pages_modules_import_each_other_in_no_cycle() -> None:
+    """Each module of ``static/js`` imports only modules that do not import it back, however
+    far round (``transport.js`` and its transports share ``listeners.js`` instead)."""
+    imports = {
+        path.name: set(re.findall(r'^import .*? from "\./([\w-]+\.js)";', text, re.M | re.S))
+        for path in (STATIC / "js").glob("*.js")
+        for text in [path.read_text(encoding="utf-8")]
+    }
+    assert imports["local.js"] >= {"listeners.js"}, "the pattern finds the imports"
+
+    cycles = []
+    for module in imports:
+        stack, seen = list(imports[module]), set()
+        while stack:
+            name = stack.pop()
+            if name == module:
+                cycles.append(module)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack.extend(imports.get(name, ()))  # pegs-rules.js: the bundle
+    assert cycles == []

@@ -156,12 +156,6 @@ export function showChoice(moves, more, onPick) {
   buttons[0].focus();
 }
 
-/** True on a screen touched with a finger and no pointer that hovers (a phone, a tablet):
- * keyboard help is then left out (style.css hides its lines there too). */
-export function touchOnly() {
-  return matchMedia("(hover: none) and (pointer: coarse)").matches;
-}
-
 /** Add the events of one move (a format-1 "events" document) to the log, newest first. */
 export function logEvents(events, ply) {
   if (!events.events.length) return;

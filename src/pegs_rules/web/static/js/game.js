@@ -14,10 +14,9 @@ import {
   showHands,
   showMoves,
   showStatus,
-  touchOnly,
 } from "./controls.js";
 import { hideHint, showHint, thinking } from "./hint.js";
-import { SPEEDS, moveSpeed } from "./prefs.js";
+import { SPEEDS, moveSpeed, touchOnly } from "./prefs.js";
 import { hideSummary, showSummary } from "./summary.js";
 
 const $ = (selector) => document.querySelector(selector);
