@@ -1374,7 +1374,20 @@ def test_an_answer_comes_into_view_and_takes_the_focus(page: Page, site: str) ->
         assert page.get_attribute("#verdict", "data-verdict") == "legal"
         assert page.evaluate("document.activeElement.id") == "verdict"
         assert in_view(page, "#verdict")
-        shot(page, "18-lawyer-verdict-in-view")
+        # The move's steps, above the board beside the verdict, in view too: and stay there.
+        assert in_view(page, ".frame-buttons") and in_view(page, "#frame-caption")
+        page.click("#frame-next")
+        assert in_view(page, ".frame-buttons") and in_view(page, "#board svg")
+        shot(page, "18-lawyer-verdict-in-view", full_page=False)
+        # A phone: the steps and the board, scrolled to.
+        page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+        goto(page, site, "?" + urllib.parse.urlencode({"position": SPLIT}))
+        page.click('[data-move="7 0:30-33 2:39-43"]')
+        idle(page)
+        assert in_view(page, ".frame-buttons") and in_view(page, "#frame-caption")
+        assert in_view(page, "#board svg")
+        shot(page, "18-phone-lawyer-steps-in-view", full_page=False)
+        page.set_viewport_size(SMALL_DESKTOP)  # type: ignore[arg-type]
         # An error is brought into view and read out (an alert), the focus left in the field.
         page.evaluate("scrollTo(0, 0)")
         page.fill("#move-input", "jump over the moon")
