@@ -107,6 +107,11 @@ FOCUS_WATCH = """() => {
 }"""
 """Note each ply at which the keyboard's focus is found left on the page itself (checked every
 5 ms) in a game."""
+KEY_TO_PRESS = """[Number(document.querySelector("[data-ply]").dataset.ply),
+    (e => e.dataset.pick !== undefined || e.dataset.move !== undefined
+        || e.closest("#choice") !== null)(document.activeElement)]"""
+"""The ply shown, and whether Enter acts on what has the focus (a peg or hole to pick, a move,
+a choice offered), else Tab goes on."""
 HUMAN_SEAT_2 = "?players=4&seed=4&seats=greedy,greedy,human,greedy&delay=0"
 """Seed 4 deals seat 2 the first turn, with a K to come out with (see the test below)."""
 STEPS = ("first", "prev", "next", "last")
@@ -848,14 +853,11 @@ def test_keyboard_alone_plays_a_whole_game_and_the_focus_is_always_somewhere_see
             outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
             assert outline == "solid", "the board is outlined"
         for _ in range(40):
-            acts = page.evaluate(
-                "(e => e.dataset.pick !== undefined || e.dataset.move !== undefined"
-                " || e.closest('#choice') !== null)(document.activeElement)"
-            )
+            now, acts = page.evaluate(KEY_TO_PRESS)
+            if now > ply:
+                break
             page.keyboard.press("Enter" if acts else "Tab")
             pressed += 1
-            if int(data(page, "ply")) > ply:
-                break
         else:
             pytest.fail(f"no move made at ply {ply} by 40 keys")
         page.wait_for_function(  # the bots' turns, then seat 2 again, or the end
