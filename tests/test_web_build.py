@@ -78,6 +78,14 @@ def test_every_ruling_the_page_names_has_a_page_here_and_in_the_docs(tmp_path: P
     assert (
         '<p class="ruling-item depth-2">8. the landing of a peg the player may move that' in verdict
     )
+    # The sources a ruling ends with ("R16; Q11") are said under it, in the words of
+    # specs/rulings.md's "How to read a ruling".
+    seven = (out / "rules" / "card.seven.split.html").read_text(encoding="utf-8")
+    assert "<strong>Sources.</strong> R16; Q11." in seven
+    assert (
+        "<code>R1</code>..<code>R35</code> are the numbered rules of the seed texts, "
+        "<code>Q1</code>..<code>Q24</code> the open questions that the project decided"
+    ) in seven
     docs = tmp_path / "docs-site" / "play"
     build(docs, docs_url="../")  # the docs' own copy
     assert json.loads((docs / "config.json").read_text(encoding="utf-8"))["docs"] == "../"
@@ -206,3 +214,27 @@ def test_the_command_reports_what_stops_it(
     assert main(["web", "build", str(out)]) == 0
     assert f"python -m http.server -d {out}" in capsys.readouterr().out
     assert not (out / "pyodide").exists() and not (out / "wheels").exists()
+
+
+def test_the_pages_modules_import_each_other_in_no_cycle() -> None:
+    """Each module of ``static/js`` imports only modules that do not import it back, however
+    far round (``transport.js`` and its transports share ``listeners.js`` instead)."""
+    imports = {
+        path.name: set(re.findall(r'^import .*? from "\./([\w-]+\.js)";', text, re.M | re.S))
+        for path in (STATIC / "js").glob("*.js")
+        for text in [path.read_text(encoding="utf-8")]
+    }
+    assert imports["local.js"] >= {"listeners.js"}, "the pattern finds the imports"
+
+    cycles = []
+    for module in imports:
+        stack, seen = list(imports[module]), set()
+        while stack:
+            name = stack.pop()
+            if name == module:
+                cycles.append(module)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack.extend(imports.get(name, ()))  # pegs-rules.js: the bundle
+    assert cycles == []

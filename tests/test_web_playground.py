@@ -92,6 +92,26 @@ PASTE = """([line, times]) => {
 }"""
 """Paste ``line`` ``times`` over into the position box as a person would (a paste event)."""
 FOCUSED = "(e => e.id || e.dataset.pick || e.textContent)(document.activeElement)"
+PEG_STROKES = """(() => {
+    const stroke = (e) => { const s = getComputedStyle(e); return [s.stroke, s.strokeWidth]; };
+    const ring = document.querySelector("#board .ring.movable");
+    return [stroke(document.activeElement), stroke(ring)];
+})()"""
+"""The outline of the focused peg, and the ring of a movable one."""
+FOCUS_WATCH = """() => {
+    window.lostFocus = [];
+    window.focusWatch = setInterval(() => {
+        if (document.body.dataset.screen === "game" && document.activeElement === document.body)
+            window.lostFocus.push(Number(document.querySelector("[data-ply]").dataset.ply));
+    }, 5);
+}"""
+"""Note each ply at which the keyboard's focus is found left on the page itself (checked every
+5 ms) in a game."""
+KEY_TO_PRESS = """[Number(document.querySelector("[data-ply]").dataset.ply),
+    (e => e.dataset.pick !== undefined || e.dataset.move !== undefined
+        || e.closest("#choice") !== null)(document.activeElement)]"""
+"""The ply shown, and whether Enter acts on what has the focus (a peg or hole to pick, a move,
+a choice offered), else Tab goes on."""
 HUMAN_SEAT_2 = "?players=4&seed=4&seats=greedy,greedy,human,greedy&delay=0"
 """Seed 4 deals seat 2 the first turn, with a K to come out with (see the test below)."""
 STEPS = ("first", "prev", "next", "last")
@@ -332,9 +352,9 @@ def idle(page: Page) -> None:
     page.wait_for_selector('main[aria-busy="false"]')
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, *, full_page: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 
 
 def in_view(page: Page, selector: str) -> bool:
@@ -783,10 +803,9 @@ def test_keyboard_alone_plays_a_move_with_visible_focus(page: Page, site: str) -
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED) == "source|2|s", "the board's Tab stop is the peg last visited"
     page.keyboard.press("ArrowRight")
-    focused = page.evaluate(
-        "(() => { const s = getComputedStyle(document.activeElement); return [s.stroke, s.strokeWidth]; })()"
-    )
-    assert focused == ["rgb(0, 0, 0)", "5px"], "a focused peg is drawn with a thick outline"
+    focused, other = page.evaluate(PEG_STROKES)
+    # The movable pegs are ringed in black (3.5 px); the focused one is outlined in blue, thicker.
+    assert focused == ["rgb(10, 88, 202)", "6px"] and other != focused
     page.keyboard.press("Enter")  # the peg: focus moves to its only destination
     assert page.evaluate("document.activeElement.dataset.pick") == "target|0|8"
     page.keyboard.press(" ")
@@ -805,6 +824,54 @@ def test_keyboard_alone_plays_a_move_with_visible_focus(page: Page, site: str) -
     assert history(page)[ply] == chosen
     assert page.get_attribute("#announce", "aria-live") == "polite"
     assert "Your turn, seat 2" in page.inner_text("#announce")
+
+
+def test_keyboard_alone_plays_a_whole_game_and_the_focus_is_always_somewhere_seen(
+    page: Page, site: str
+) -> None:
+    """From the home screen, Tab to "Play" and Enter; then every turn of the person's seat is
+    played with Enter alone (the peg the turn focuses, the hole, the choice offered) or, when no
+    peg can move, Tab to the list of moves: to the end of the game, which the engine agrees on.
+    The focus is never left on the page itself, and is always drawn."""
+    goto(page, site)
+    setup = {"players": 4, "preset": "arizona", "rules": {}, "pace": 0,
+             "seats": ["greedy", "greedy", "human", "greedy"]}  # fmt: skip
+    page.evaluate("s => localStorage.setItem('pegs-playground.setup', JSON.stringify(s))", setup)
+    goto(page, site)
+    page.evaluate(FOCUS_WATCH)
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "play-button":
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-turn="2"]')
+    pressed = 0
+    while not data(page, "winner"):
+        ply = int(data(page, "ply"))
+        assert page.evaluate("document.activeElement.matches(':focus-visible')"), ply
+        if page.evaluate("document.activeElement.id === 'board'"):  # no peg can move
+            outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+            assert outline == "solid", "the board is outlined"
+        for _ in range(40):
+            now, acts = page.evaluate(KEY_TO_PRESS)
+            if now > ply:
+                break
+            page.keyboard.press("Enter" if acts else "Tab")
+            pressed += 1
+        else:
+            pytest.fail(f"no move made at ply {ply} by 40 keys")
+        page.wait_for_function(  # the bots' turns, then seat 2 again, or the end
+            "ply => Number(document.querySelector('[data-ply]').dataset.ply) > ply"
+            " && (document.querySelector('[data-move]') !== null"
+            " || document.querySelector('[data-winner]').dataset.winner !== '')",
+            arg=ply,
+        )
+    state = new_game(4, seed=started_seed(page))
+    for text in history(page):
+        state = apply(state, parse_notation(text))  # each move legal, in the engine too
+    assert state.is_over and data(page, "winner") == str(state.winner)
+    assert page.evaluate("window.lostFocus") == [], "the focus left on the page"
+    print(f"a whole game by keyboard: {state.ply} plies, {pressed} keys")
 
 
 def test_bad_input_gets_a_clear_message_and_the_page_goes_on(page: Page, site: str) -> None:
@@ -880,6 +947,78 @@ def test_a_phone_sized_screen_shows_everything_in_one_column(
         shot(page, "12-phone-viewer")
     finally:
         page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
+
+
+PICKABLES = """() => [...document.querySelectorAll("#board [data-pick]")].map((e) => {
+    const r = e.getBoundingClientRect();
+    return [e.dataset.pick, r.x + r.width / 2, r.y + r.height / 2];
+})"""
+"""Each pickable of the board, with its centre on the screen."""
+
+
+def closest_pickables(page: Page) -> float:
+    """The smallest distance, in CSS pixels, between the centres of two pickables."""
+    centres = [(x, y) for _, x, y in page.evaluate(PICKABLES)]
+    return min(math.dist(a, b) for a, b in itertools.combinations(centres, 2))
+
+
+def test_a_phone_plays_six_and_eight_players_with_a_finger_and_shows_no_keys(
+    browser: Browser, site: str, records: str
+) -> None:
+    """On a touch phone the board of 6 or 8 players is zoomed to the person's pegs: every peg
+    and hole they can pick is a tap target 24 px wide, 24 px from the next; the set-up's boxes
+    are 24 px high; keyboard help is left out."""
+    context = browser.new_context(
+        viewport=PHONE,  # type: ignore[arg-type]
+        reduced_motion="reduce",
+        has_touch=True,
+        is_mobile=True,
+        service_workers="block",
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        goto(page, site)
+        page.click("#new-game-button")
+        page.click("#setup-form details summary")  # the house rules' switches too
+        boxes = page.eval_on_selector_all(
+            "#setup-form input[type=radio], #setup-form input[type=checkbox], #setup-form select",
+            "els => els.map(e => e.getBoundingClientRect().height)",
+        )
+        assert len(boxes) > 10 and min(boxes) >= 24, boxes
+        for players in (6, 8):
+            seats = ",".join(["human"] + ["greedy"] * (players - 1))
+            goto(page, site, f"?players={players}&seed=4&seats={seats}&delay=0")
+            page.wait_for_selector("[data-move]")
+            assert "arrow keys" not in page.inner_text("#moves-note")
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            assert closest_pickables(page) >= 24 and min(tap_targets(page)) >= 24
+            ply = int(data(page, "ply"))
+            state = new_game(players, seed=4)
+            for text in history(page):
+                state = apply(state, parse_notation(text))
+            peg = page.evaluate(PICKABLES)[0][0]  # source|seat|loc
+            page.tap(f'[data-pick="{peg}"]')
+            page.wait_for_selector('[data-pick^="target"]')
+            if len(page.evaluate(PICKABLES)) > 2:  # the peg and more than one hole
+                assert closest_pickables(page) >= 24 and min(tap_targets(page)) >= 24
+            assert "Escape" not in page.inner_text("#announce")
+            shot(page, f"19-phone-{players}-players", full_page=False)  # the board's window
+            page.tap('[data-pick^="target"]')
+            if page.is_visible("#choice"):
+                page.tap("#choice button")
+            page.wait_for_function(
+                "ply => Number(document.querySelector('[data-ply]').dataset.ply) > ply", arg=ply
+            )
+            played = parse_notation(history(page)[ply])
+            assert played in legal_moves(state)
+            _, seat, loc = peg.split("|")  # the peg tapped moved
+            assert str(played).split()[1].startswith(f"{seat}:{loc}-"), played
+        goto(page, site, f"?record={records}eight.json&ply=5")
+        page.wait_for_selector('[data-replay-ply="5"]')
+        assert page.is_hidden(".replay-keys")
+    finally:
+        context.close()
 
 
 def test_a_move_is_watched_peg_by_peg_and_ends_on_the_engines_board(
@@ -1237,7 +1376,20 @@ def test_an_answer_comes_into_view_and_takes_the_focus(page: Page, site: str) ->
         assert page.get_attribute("#verdict", "data-verdict") == "legal"
         assert page.evaluate("document.activeElement.id") == "verdict"
         assert in_view(page, "#verdict")
-        shot(page, "18-lawyer-verdict-in-view")
+        # The move's steps, above the board beside the verdict, in view too: and stay there.
+        assert in_view(page, ".frame-buttons") and in_view(page, "#frame-caption")
+        page.click("#frame-next")
+        assert in_view(page, ".frame-buttons") and in_view(page, "#board svg")
+        shot(page, "18-lawyer-verdict-in-view", full_page=False)
+        # A phone: the steps and the board, scrolled to.
+        page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+        goto(page, site, "?" + urllib.parse.urlencode({"position": SPLIT}))
+        page.click('[data-move="7 0:30-33 2:39-43"]')
+        idle(page)
+        assert in_view(page, ".frame-buttons") and in_view(page, "#frame-caption")
+        assert in_view(page, "#board svg")
+        shot(page, "18-phone-lawyer-steps-in-view", full_page=False)
+        page.set_viewport_size(SMALL_DESKTOP)  # type: ignore[arg-type]
         # An error is brought into view and read out (an alert), the focus left in the field.
         page.evaluate("scrollTo(0, 0)")
         page.fill("#move-input", "jump over the moon")

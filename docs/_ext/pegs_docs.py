@@ -62,7 +62,7 @@ from pegs_rules.rules import PRESETS, find_preset, with_rule
 from pegs_rules.rulings import ADDED, DECIDED, RULINGS
 from pegs_rules.spec import load_cases
 from pegs_rules.spec.clashes import clash_matrix, format_matrix
-from pegs_rules.specfiles import ruling_text
+from pegs_rules.specfiles import ruling_text, sources_key
 from pegs_rules.state import GameState, new_game
 from pegs_rules.turn import apply
 
@@ -406,6 +406,7 @@ class RulingDirective(RstDirective):
         else:
             origin = "added by this library, where the original rulings are silent"
         self.env.note_dependency(str(SPECS / "rulings.md"))
+        text = ruling_text(rule)
         lines = [
             ".. rst-class:: ruling-card",
             "",
@@ -418,7 +419,9 @@ class RulingDirective(RstDirective):
             ".. admonition:: The ruling, as ``specs/rulings.md`` states it",
             "   :class: ruling-text",
             "",
-            *(f"   {line}" if line else "" for line in markdown_to_rst(ruling_text(rule))),
+            *(f"   {line}" if line else "" for line in markdown_to_rst(text)),
+            "",
+            *(f"   {line}" for line in markdown_to_rst(sources_key()) if "**Sources.**" in text),
             "",
         ]
         return self.parse_rst(lines)

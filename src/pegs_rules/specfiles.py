@@ -3,7 +3,8 @@
 The folder ``specs/`` (cases, game vectors, JSON Schemas and ``rulings.md``,
 the normative text of every ruling) sits at the top of a source checkout and
 ships inside the wheel as ``pegs_rules/specs``. :func:`specs_dir` finds it in
-either place; :func:`ruling_text` reads one ruling from ``rulings.md``.
+either place; :func:`ruling_text` reads one ruling from ``rulings.md``, and
+:func:`sources_key` what the sources each ruling ends with (``R16; Q11``) name.
 
 >>> (specs_dir() / "rulings.md").is_file()
 True
@@ -23,6 +24,7 @@ _HERE = Path(__file__).resolve().parent
 _PLACES = (_HERE / "specs", _HERE.parents[1] / "specs")
 """Installed package data first, then the folder of a source checkout (``src/`` layout)."""
 _HEADING = re.compile(r"^### `([a-z0-9.-]+)`", re.MULTILINE)
+_SOURCES = re.compile(r"^- (\*\*Sources\*\* .+?)\n(?=- |\n)", re.MULTILINE | re.DOTALL)
 
 
 def specs_dir() -> Path:
@@ -47,6 +49,21 @@ def rulings_sections() -> dict[str, str]:
         body = re.split(r"^#{1,3} ", body, maxsplit=1, flags=re.MULTILINE)[0]
         sections[rule] = body.strip()
     return sections
+
+
+@cache
+def sources_key() -> str:
+    """What the sources a ruling names (``R16``, ``Q11``, ``mk``) are, as the section "How to
+    read a ruling" of ``specs/rulings.md`` says it (Markdown, on one line).
+
+    >>> sources_key().startswith("**Sources** name where the ruling comes from: `R1`..`R35`")
+    True
+    """
+    text = (specs_dir() / "rulings.md").read_text(encoding="utf-8")
+    found = _SOURCES.search(text)
+    if not found:
+        raise PegsError("specs/rulings.md no longer says what a ruling's sources are")
+    return " ".join(found[1].split())
 
 
 def ruling_text(rule: str) -> str:

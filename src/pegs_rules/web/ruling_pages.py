@@ -5,7 +5,8 @@ site those are the docs' pages of the rulings; a playground served on its own (`
 build`` without ``--docs-url``) gets these instead, in its ``rules/`` folder, so that every
 link works from any static server, offline too: each page holds the ruling's id, its one line
 (:data:`pegs_rules.rulings.RULINGS`) and its normative text from ``specs/rulings.md``
-(:func:`pegs_rules.specfiles.ruling_text`).
+(:func:`pegs_rules.specfiles.ruling_text`), with what its sources' keys (``R16; Q11``) stand for
+(:func:`pegs_rules.specfiles.sources_key`).
 
 The text is Markdown of a few kinds only (paragraphs, numbered items, ``**strong**``,
 ``*emphasis*`` and ```code```), which :func:`text_html` turns into HTML.
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from pegs_rules import __version__
 from pegs_rules.rulings import RULINGS
-from pegs_rules.specfiles import ruling_text
+from pegs_rules.specfiles import ruling_text, sources_key
 
 FOLDER = "rules"
 """Where the pages go in the playground's folder: ``rules/<id>.html``."""
@@ -44,6 +45,7 @@ PAGE = """<!doctype html>
       <h1 id="title">Ruling <code>{id}</code></h1>
       <p class="ruling-line">{line}</p>
       {text}
+      {sources}
     </article>
   </main>
   <footer><p class="facts">As <code>specs/rulings.md</code> of pegs-rules {version} states it.</p></footer>
@@ -56,11 +58,14 @@ def write_pages(out_dir: Path) -> None:
     """Write a page for every ruling into ``out_dir/rules/``."""
     folder = out_dir / FOLDER
     folder.mkdir(exist_ok=True)
+    key = f'<aside class="facts" aria-label="The sources">{text_html(sources_key())}</aside>'
     for rule, line in RULINGS.items():
+        text = ruling_text(rule)
         page = PAGE.format(
             id=html.escape(rule),
             line=html.escape(line),
-            text=text_html(ruling_text(rule)),
+            text=text_html(text),
+            sources=key if "**Sources.**" in text else "",
             version=html.escape(__version__),
         )
         (folder / f"{rule}.html").write_text(page, encoding="utf-8")

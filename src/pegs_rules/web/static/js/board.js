@@ -18,6 +18,7 @@
 // board is shown.
 
 import { animateMove } from "./animate.js";
+import { touchOnly } from "./prefs.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const TAP_RADIUS = 12.5; // CSS pixels: a target 24 × 24 at least (WCAG 2.2, 2.5.8), rounding aside
@@ -80,6 +81,7 @@ export class Board {
     this.parts = [];
     this.source = null;
     this.element.replaceChildren(...this.firstBoards);
+    delete this.element.dataset.players;
   }
 
   /** Focus the first peg that can move (or hole it can go to), if any; true if one was. */
@@ -117,6 +119,8 @@ export class Board {
     this.hits.setAttribute("aria-hidden", "true");
     this.svg.insertBefore(this.hits, this.svg.querySelector("circle"));
     this.element.replaceChildren(this.svg);
+    // style.css zooms a board of 6 or 8 players on a phone: 18 track holes a player
+    this.element.dataset.players = String(this.svg.querySelectorAll("circle.hole.track").length / 18);
     this.plays = (moves || []).filter((move) => move.action === "play");
     this.parts = [];
     this.source = null;
@@ -203,7 +207,7 @@ export class Board {
     const part = this.parts.length ? ` for part ${this.parts.length + 1}` : "";
     this.announce(
       `Seat ${seat}'s peg in ${placeName(loc)} chosen${part}. ` +
-        `It can go to ${goals.map(placeName).join(", ")}. Escape goes back.`,
+        `It can go to ${goals.map(placeName).join(", ")}.${touchOnly() ? "" : " Escape goes back."}`,
     );
     this.mark();
     this.pickables().find((element) => element.dataset.pick.startsWith("target"))?.focus();

@@ -163,7 +163,7 @@ export function logEvents(events, ply) {
   const item = document.createElement("li");
   const when = document.createElement("span");
   when.className = "event-ply";
-  when.textContent = `ply ${ply}: `;
+  when.textContent = `Ply ${ply}: `;
   item.append(when);
   events.events.forEach((event, i) => {
     const part = document.createElement("span");

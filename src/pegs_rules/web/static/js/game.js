@@ -16,7 +16,7 @@ import {
   showStatus,
 } from "./controls.js";
 import { hideHint, showHint, thinking } from "./hint.js";
-import { SPEEDS, moveSpeed } from "./prefs.js";
+import { SPEEDS, moveSpeed, touchOnly } from "./prefs.js";
 import { analysisPly, offerAnalysis, stopAnalysis } from "./analysis.js";
 import { hideSummary, showSummary } from "./summary.js";
 
@@ -107,12 +107,16 @@ export class Game {
     $("#move-input").disabled = !moves;
     $("#move-submit").disabled = !moves;
     $("#hint-button").disabled = !moves;
-    if (moves && this.waitingForFocus()) this.board.focusFirst();
+    // The keyboard's focus is never left on the page itself: on the person's first movable
+    // peg on their turn, else on the board while the others play.
+    if (this.waitingForFocus() && !(moves && this.board.focusFirst())) {
+      this.board.element.focus({ preventScroll: true });
+    }
     if (update.next === "over") await this.finish(update);
   }
 
   /** True when the keyboard's focus is nowhere in particular (the page, the board, a control
-   * that went away): the person's turn then puts it on the first peg that can move. */
+   * that went away). */
   waitingForFocus() {
     const focused = document.activeElement;
     return (
@@ -136,7 +140,8 @@ export class Game {
     const { turn, winner } = update.public;
     if (update.next === "over") return `The game is over: team ${winner} wins.`;
     if (update.moves) {
-      return `Seat ${update.seat}, your move: pick a ringed peg (the arrow keys go from one to the next), a move below, or type one.`;
+      const keys = touchOnly() ? "" : " (the arrow keys go from one to the next)";
+      return `Seat ${update.seat}, your move: pick a ringed peg${keys}, a move below, or type one.`;
     }
     return `Seat ${turn} (${update.seats[turn]}) is to act…`;
   }
@@ -192,7 +197,7 @@ export class Game {
     if (answer.ok) {
       say("");
       $("#move-input").value = "";
-      this.board.element.focus();
+      this.board.element.focus({ preventScroll: true });
       return;
     }
     this.board.reset();

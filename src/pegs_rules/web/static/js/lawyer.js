@@ -6,6 +6,7 @@
 import { busy, reveal, rulingLink, say, showChoice, showHands, showMoves, showStatus } from "./controls.js";
 
 const $ = (selector) => document.querySelector(selector);
+const ONE_COLUMN = "(max-width: 760px)"; // style.css: the board above the panel
 
 export const EXAMPLE = `# A position in the position text format (see the docs' spec format page).
 players: 4
@@ -139,6 +140,8 @@ export class Lawyer {
     this.showVerdict(answer);
     this.showFrames(answer.frames, answer.events ? answer.events.events : []);
     reveal($("#verdict"));
+    // One column (a phone): the board, its steps above it, rather than the verdict below.
+    if (answer.verdict.legal && matchMedia(ONE_COLUMN).matches) $("#frames").scrollIntoView({ block: "start" });
   }
 
   /** Boards to step through ({ caption, events, svg }), with the events they show. */
@@ -170,7 +173,7 @@ export class Lawyer {
 
   clearVerdict() {
     $("#verdict").hidden = true;
-    $("#frames").hidden = true;
+    $("#frames").hidden = $("#frame-events").hidden = true;
   }
 
   showFrame(index) {
@@ -178,7 +181,7 @@ export class Lawyer {
     this.frame = Math.max(0, Math.min(index, frames.length - 1));
     const frame = frames[this.frame];
     this.board.show(frame.svg);
-    $("#frames").hidden = false;
+    $("#frames").hidden = $("#frame-events").hidden = false;
     $("#frame-caption").textContent =
       frames.length > 1 ? `Board ${this.frame + 1} of ${frames.length}: ${frame.caption}` : "The move on the board";
     $("#frame-prev").hidden = $("#frame-next").hidden = frames.length < 2;

@@ -213,6 +213,7 @@ async function main() {
     }
     transport.botDelay = chosen.pace;
     go("game");
+    board.element.focus({ preventScroll: true }); // not left on the page while the bots play
     if (await game.start(chosen)) return true;
     const why = $("#message").textContent;
     go(remember ? "setup" : "home");

@@ -62,6 +62,12 @@ export function reducedMotion() {
   return matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+/** True on a screen touched with a finger and no pointer that hovers (a phone, a tablet):
+ * keyboard help is then left out (style.css hides its lines there too). */
+export function touchOnly() {
+  return matchMedia("(hover: none) and (pointer: coarse)").matches;
+}
+
 /** How fast moves are shown: "off", or a key of SPEEDS. */
 export function moveSpeed() {
   if (reducedMotion()) return "off";
