@@ -8,14 +8,23 @@
   (:mod:`pegs_rules.rl.actions`); :func:`observation`: what a seat observes
   (:mod:`pegs_rules.rl.observation`).
 
+Importing it registers :class:`SingleSeatEnv` with Gymnasium as
+``PegsAndJokers-v0``, so ``gymnasium.make("pegs_rules.rl:PegsAndJokers-v0")``
+(or ``gymnasium.make("PegsAndJokers-v0")`` once the package is imported) makes
+one; the keyword arguments of :func:`gymnasium.make` go to the constructor.
+
 This package needs ``pettingzoo``, ``gymnasium`` and ``numpy``; the rest of
 the library does not import it.
 """
+
+import gymnasium
 
 from pegs_rules.rl.actions import ActionError, ActionSpace
 from pegs_rules.rl.env import env, raw_env
 from pegs_rules.rl.observation import observation, observation_size
 from pegs_rules.rl.single import SingleSeatEnv
+
+gymnasium.register("PegsAndJokers-v0", entry_point="pegs_rules.rl.single:SingleSeatEnv")
 
 __all__ = [
     "ActionError",
