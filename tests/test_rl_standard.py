@@ -42,12 +42,8 @@ pyspiel: Any = pytest.importorskip(
     "pyspiel", reason="open_spiel is not installed (pip install 'pegs-rules[openspiel]')"
 )
 
-from pegs_rules.rl.openspiel import (  # noqa: E402
-    PegsAndJokersState,
-    ply_size,
-    recent_plies,
-    resample,
-)
+from pegs_rules.rl.history import ply_size, recent_plies  # noqa: E402
+from pegs_rules.rl.openspiel import PegsAndJokersState, resample  # noqa: E402
 
 
 def deck(rules: Rules, players: int) -> Counter[int]:

@@ -22,8 +22,8 @@ actions are the numbers of :class:`~pegs_rules.rl.ActionSpace`.
 What a player observes: the observation tensor is
 :func:`~pegs_rules.rl.observation` of its :class:`~pegs_rules.PlayerView`
 (zeros until the deal is done; while a turn's draws are being made, the
-position before the turn); the information-state tensor adds :data:`RECENT`
-plies, most recent first, each encoded by :func:`recent_plies`. The
+position before the turn); the information-state tensor adds :data:`~pegs_rules.rl.history.RECENT`
+plies, most recent first (:mod:`pegs_rules.rl.history`). The
 information-state string is the player's whole history: its seat and dealt
 cards, every move (moves are public) and the cards it drew itself.
 :func:`resample` deals the cards a player cannot see afresh at random, as
@@ -44,17 +44,15 @@ import pyspiel  # type: ignore[import-not-found]
 from pegs_rules.cards import Rank, build_deck
 from pegs_rules.events import CardsDrawn, Reshuffled, apply_with_events
 from pegs_rules.movegen import legal_moves
-from pegs_rules.moves import Discard, Move, Play
+from pegs_rules.moves import Move
 from pegs_rules.rl.actions import ActionSpace
+from pegs_rules.rl.history import RECENT, ply_size, recent_plies
 from pegs_rules.rl.observation import observation, observation_size
 from pegs_rules.rules import Rules, find_preset
 from pegs_rules.state import GameState, deal
 from pegs_rules.views import view
 
-__all__ = ["GAME_TYPE", "RECENT", "PegsAndJokersGame", "PegsAndJokersState", "recent_plies"]
-
-RECENT = 8
-"""How many of the latest plies the information-state tensor holds."""
+__all__ = ["GAME_TYPE", "PegsAndJokersGame", "PegsAndJokersState", "resample"]
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_pegs_and_jokers",
@@ -74,33 +72,6 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 _RANKS = list(Rank)
-
-
-def ply_size(players: int) -> int:
-    """The length of one ply's encoding (see :func:`recent_plies`)."""
-    return 1 + players + len(Rank) + 3
-
-
-def recent_plies(
-    plies: list[tuple[int, Move]], seat: int, players: int, count: int = RECENT
-) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The last ``count`` of ``plies`` (each the seat that moved and its move), most recent
-    first, as ``seat`` sees them: for each, 1 (a ply is there), the mover's seat relative to
-    ``seat`` (one-hot, ``players``), the card played or discarded (one-hot, A to joker) and
-    whether the move was a play, a discard or a pass (one-hot); all zeros for a ply before
-    the game's first."""
-    size = ply_size(players)
-    out = np.zeros(count * size, np.float32)
-    for i, (mover, move) in enumerate(reversed(plies[-count:])):
-        at = i * size
-        out[at] = 1.0
-        out[at + 1 + (mover - seat) % players] = 1.0
-        at += 1 + players
-        if isinstance(move, Play | Discard):
-            out[at + move.card - 1] = 1.0
-        kind = 0 if isinstance(move, Play) else 1 if isinstance(move, Discard) else 2
-        out[at + len(Rank) + kind] = 1.0
-    return out
 
 
 @cache
