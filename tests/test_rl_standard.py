@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 import warnings
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,14 +14,18 @@ import pytest
 from pegs_rules import ARIZONA, view
 from pegs_rules.cards import build_deck
 from pegs_rules.rules import STANDARD, Rules
+from pegs_rules.simulate import wilson
 from pegs_rules.state import GameState
+
+DOCS = Path(__file__).parent.parent / "docs"
+MATCH = DOCS / "examples" / "results" / "openspiel-ismcts.json"
 
 pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
-import gymnasium
-from gymnasium.utils.env_checker import check_env
+import gymnasium  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from pegs_rules.rl import SingleSeatEnv, observation
+from pegs_rules.rl import SingleSeatEnv, observation  # noqa: E402
 
 
 def test_gymnasium_makes_the_environment_by_module_and_id() -> None:
@@ -189,3 +195,30 @@ def test_ismcts_plays_through_the_game() -> None:
             assert action in state.legal_actions()
             state.apply_action(action)
     assert at(state).ply == 12 and state.returns() == [0.0] * 4
+
+
+def test_the_page_reports_the_recorded_ismcts_match() -> None:
+    record = json.loads(MATCH.read_text(encoding="utf-8"))
+    game = pyspiel.load_game("python_pegs_and_jokers", {"players": record["players"]})
+    wins = 0
+    for played in record["games"]:
+        state = game.new_initial_state()
+        for action in played["actions"]:
+            assert action in (
+                [o for o, _ in state.chance_outcomes()]
+                if state.is_chance_node()
+                else state.legal_actions()
+            )
+            state.apply_action(action)
+        assert state.is_terminal() and at(state).winner == played["winner"]
+        wins += played["winner"] == played["ismcts_team"]
+    games = len(record["games"])
+    assert [p["ismcts_team"] for p in record["games"]] == [g % 2 for g in range(games)]
+    low, high = wilson(wins, games)
+    said = (
+        f"IS-MCTS won {wins} of {games} games against {record['bot']} "
+        f"({wins / games:.1%}, 95% interval [{low:.1%}, {high:.1%}]) in "
+        f"{record['cpu_seconds'] / 60:.0f} CPU minutes"
+    )
+    page = " ".join((DOCS / "rl.rst").read_text(encoding="utf-8").split())
+    assert said in page

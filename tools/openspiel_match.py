@@ -6,14 +6,18 @@ one team, a bot (``--bot``) the other; the teams change sides each game. IS-MCTS
 by the bots' own measure of the race, ``tanh(progress / 100)`` of its team
 (:func:`pegs_rules.bots.evaluation.progress`), and a finished game by its returns. Game ``g``'s
 chance and the bots' seeds derive from ``--seed`` and ``g`` (:func:`pegs_rules.seeding.derive_seed`).
-Prints each game and IS-MCTS's wins, with a 95% Wilson interval.
+Prints each game and IS-MCTS's wins, with a 95% Wilson interval; with ``--json FILE`` writes
+the record: the settings, the CPU time and each game's actions (chance's included), from which
+``tests/test_rl_standard.py`` replays every game to its winner.
 
-    nice -n 10 python tools/openspiel_match.py --games 20 --simulations 100 --bot medium
+    nice -n 10 python tools/openspiel_match.py --games 12 --simulations 50 --bot medium \
+        --json docs/examples/results/openspiel-ismcts.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
@@ -27,6 +31,7 @@ from pegs_rules.bots import decide, make_bot
 from pegs_rules.bots.evaluation import progress
 from pegs_rules.rl.openspiel import PegsAndJokersState, resample
 from pegs_rules.seeding import derive_seed
+from pegs_rules.simulate import wilson
 from pegs_rules.views import view
 
 
@@ -48,8 +53,11 @@ class Progress:
         return [(action, 1 / len(actions)) for action in actions]
 
 
-def play(seed: int, game_number: int, simulations: int, bot_name: str) -> tuple[int | None, int]:
-    """Game ``game_number``: the winning team (``None`` if truncated) and the team IS-MCTS held."""
+def play(
+    seed: int, game_number: int, simulations: int, bot_name: str
+) -> tuple[int | None, int, list[int]]:
+    """Game ``game_number``: the winning team (``None`` if truncated), the team IS-MCTS held
+    and the game's actions."""
     game = pyspiel.load_game("python_pegs_and_jokers", {"players": 4})
     chance = random.Random(derive_seed(seed, "openspiel match", game_number, "chance"))
     worlds = random.Random(derive_seed(seed, "openspiel match", game_number, "worlds"))
@@ -80,16 +88,7 @@ def play(seed: int, game_number: int, simulations: int, bot_name: str) -> tuple[
             move = decide(bots[position.turn], position)
             state.apply_action(state.space.encode(view(position, position.turn), move))
     winner = state.state.winner
-    return winner, ours
-
-
-def wilson(wins: int, games: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``wins`` in ``games``."""
-    z = 1.959964
-    share = wins / games
-    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games))
-    return centre - half / (1 + z * z / games), centre + half / (1 + z * z / games)
+    return winner, ours, [int(action) for action in state.history()]
 
 
 def main() -> None:
@@ -98,18 +97,32 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=100)
     parser.add_argument("--bot", default="medium")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", help="write the record here")
     args = parser.parse_args()
     wins = 0
+    games = []
     started = time.process_time()
     for g in range(args.games):
-        winner, ours = play(args.seed, g, args.simulations, args.bot)
+        winner, ours, actions = play(args.seed, g, args.simulations, args.bot)
         wins += winner == ours
+        games.append({"ismcts_team": ours, "winner": winner, "actions": actions})
         print(f"game {g}: IS-MCTS team {ours}, winner {winner}", flush=True)
+        if args.json:  # after every game, so that a run cut short keeps the games it played
+            record = {
+                "players": 4,
+                "simulations": args.simulations,
+                "bot": args.bot,
+                "seed": args.seed,
+                "cpu_seconds": round(time.process_time() - started),
+                "games": games,
+            }
+            with open(args.json, "w") as out:
+                json.dump(record, out)
     low, high = wilson(wins, args.games)
     cpu = time.process_time() - started
     print(
         f"IS-MCTS ({args.simulations} simulations) won {wins} of {args.games} against "
-        f"{args.bot}: 95% interval {low:.2f} to {high:.2f}; {cpu:.0f} s CPU"
+        f"{args.bot}: 95% interval [{low:.1%}, {high:.1%}]; {cpu:.0f} s CPU"
     )
 
 
