@@ -10,7 +10,7 @@ Prints each game and IS-MCTS's wins, with a 95% Wilson interval; with ``--json F
 the record: the settings, the CPU time and each game's actions (chance's included), from which
 ``tests/test_rl_standard.py`` replays every game to its winner.
 
-    nice -n 10 python tools/openspiel_match.py --games 12 --simulations 50 --bot medium \
+    nice -n 10 python tools/openspiel_match.py --games 40 --simulations 50 --bot medium \
         --json docs/examples/results/openspiel-ismcts.json
 """
 
