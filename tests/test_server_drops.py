@@ -27,7 +27,7 @@ def test_seats_play_a_whole_game_through_connections_cut_at_random_moments(
         created = server.create(players=4, seats=["human", "greedy", "human", "greedy"])
 
         async def game() -> tuple[list[int], list[SeatClient], DroppingProxy]:
-            proxy = DroppingProxy(server.port, random.Random(5))
+            proxy = DroppingProxy(server.port, random.Random(5), lifetime=(0.05, 0.4))
             listening = await proxy.start()
             seats = []
             for seat in ("0", "2"):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 import websockets
-from browser import ARTIFACTS, CHROMIUM_ARGS, chromium, unavailable
+from browser import ARTIFACTS, CHROMIUM_ARGS, chromium, npm_ci, unavailable
 from pgcluster import Cluster
 from served import Server, check_message, chooser, run, start_server, stop_server
 
@@ -42,8 +42,7 @@ def needs_browser() -> None:
     except ImportError:
         unavailable("Playwright is not installed: pip install -e '.[dev]'")
     chromium()
-    if not AXE.is_file():
-        unavailable("axe-core is not installed: npm ci")
+    npm_ci(AXE.parents[2])  # axe-core, into the checkout's node_modules
 
 
 @pytest.fixture
