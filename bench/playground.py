@@ -310,10 +310,15 @@ def report(loads: dict[str, list[dict[str, Any]]], baseline: str | None) -> None
     for name, runs in loads.items():
         report_loads(name, runs)
     if baseline:
-        for key in ("cold_s", "warm_s"):
+        for key, words in (
+            ("cold_s", "cold load"),
+            ("warm_s", "warm load"),
+            ("cold_hint_ms", "first visit's hint"),
+            ("warm_hint_ms", "second visit's hint"),
+        ):
             ours = statistics.median(r[key] for r in loads["this tree"])
             theirs = statistics.median(r[key] for r in loads[baseline])
-            print(f"{key[:-2]} load, this tree / {baseline}: {ours / theirs:.2f}")
+            print(f"{words}, this tree / {baseline}: {ours / theirs:.3f}")
 
 
 def main() -> int:
