@@ -27,10 +27,15 @@ export function setViewer(go) {
   $("#analysis-start").addEventListener("click", start);
 }
 
-/** The budget asked for: the page's ?playouts=N, else the library's default. */
+/** The most playouts a state a link may ask for: ten times the default, a few minutes of a core
+ * for a long game (a link is anybody's to write). */
+const MAX_PLAYOUTS = 1000;
+
+/** The budget asked for: the page's ?playouts=N (at most MAX_PLAYOUTS), else the library's
+ * default. */
 function playouts() {
   const asked = Number(new URLSearchParams(location.search).get("playouts"));
-  return Number.isSafeInteger(asked) && asked > 0 ? asked : undefined;
+  return Number.isSafeInteger(asked) && asked > 0 ? Math.min(asked, MAX_PLAYOUTS) : undefined;
 }
 
 /** Offer to analyse the record `text` (a format-1 record's JSON), unless it is the one offered
@@ -75,7 +80,9 @@ function start() {
     event.preventDefault();
     if (running === mine) received({ type: "error", error: event.message || "the worker failed to load" });
   };
-  worker.postMessage({ record: mine.text, playouts: playouts(), seed: 0 });
+  const budget = playouts();
+  $("#analysis").dataset.playouts = budget ?? ""; // empty: the library's default
+  worker.postMessage({ record: mine.text, playouts: budget, seed: 0 });
 }
 
 /** No analysis: the worker stops and the section hides. */
