@@ -33,6 +33,7 @@ lies face up, not weighed by what the others' moves suggest they hold).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from functools import cache
@@ -302,19 +303,7 @@ def resample(state: PegsAndJokersState, player: int, rng: random.Random) -> Pegs
 
 def _with_cards(state: GameState, hands: list[tuple[Rank, ...]], pile: Counter[Rank]) -> GameState:
     """``state`` with ``hands`` and a draw pile of ``pile``'s cards."""
-    return GameState(
-        rules=state.rules,
-        pegs=state.pegs,
-        hands=tuple(hands),
-        draw_pile=tuple(sorted(pile.elements())),
-        discard_pile=state.discard_pile,
-        turn=state.turn,
-        dealer=state.dealer,
-        seed=state.seed,
-        reshuffles=state.reshuffles,
-        ply=state.ply,
-        winner=state.winner,
-    )
+    return dataclasses.replace(state, hands=tuple(hands), draw_pile=tuple(sorted(pile.elements())))
 
 
 class _Observer:
