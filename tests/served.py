@@ -171,13 +171,15 @@ def start_server(
     metrics: bool = False,
     open_files: int | None = None,
     pass_db: bool = True,
+    program: Sequence[str] = ("-m", "pegs_rules"),
 ) -> Server:
     """``pegs serve`` on ``db`` (a file, or a PostgreSQL URL and then a ``log`` path), started;
     with ``metrics`` served on a port of their own, and allowed ``open_files`` if given.
-    Without ``pass_db`` the command has no ``--db`` (``options`` say where ``db`` is)."""
+    Without ``pass_db`` the command has no ``--db`` (``options`` say where ``db`` is).
+    ``program``: how Python runs the command line (its arguments follow)."""
     port = port or free_port()
     log = log or Path(db).with_suffix(".log")
-    command = [sys.executable, "-m", "pegs_rules", "serve", "--port", str(port)]
+    command = [sys.executable, *program, "serve", "--port", str(port)]
     command += ["--db", str(db)] if pass_db else []
     command += ["--bot-workers", str(bot_workers), *options]
     metrics_port = free_port() if metrics else None

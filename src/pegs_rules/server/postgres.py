@@ -43,6 +43,7 @@ from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from pegs_rules.server.store import (
+    LAYOUT,
     Action,
     Block,
     GameInfo,
@@ -62,6 +63,7 @@ from pegs_rules.server.store import (
     game_info,
     listed_game,
     network_of,
+    newer_layout,
     notice_payload,
     read_notice,
     taken_mask,
@@ -133,6 +135,10 @@ _SCHEMA = (
     primary key (game, seat)
 )""",
     "create sequence if not exists joins",
+    """create table if not exists layouts (
+    layout integer primary key,
+    at timestamptz not null default clock_timestamp()
+)""",
     """create table if not exists blocks (
     network text primary key,
     note text not null,
@@ -148,9 +154,12 @@ _SCHEMA = (
 )
 _SCHEMA_LOCK = 0x7065_6773
 """The advisory lock held while the tables are created (servers may start together)."""
-_LATEST = ("games_by_activity", "operator", "listed_games")
-"""What each layout added: where they all are, the tables are up to date and are left alone
-(their statements would lock tables that running servers write to)."""
+UNRECORDED = 3
+"""The layout of tables that do not record theirs (layouts 1 to 3; their upgrades are the same
+statements)."""
+ALIVE = 60.0
+"""A server whose beat is this recent counts as running when the layout is to change: one cut
+off from the database for longer may find the tables upgraded when it is back."""
 _GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
 _LATER = "now() + %s * interval '1 second'"
 _ADD_MOVES = f"""
@@ -187,6 +196,44 @@ _EXPIRE = f"""
 """The games nobody plays removed, with their moves, leases and seats (see :meth:`Store.expire`)."""
 
 
+def _layout(db: psycopg.Connection[Any]) -> int:
+    """The layout of the tables in ``db`` (0: there are none)."""
+    recorded, tables = db.execute(
+        "select to_regclass('layouts') is not null, to_regclass('games') is not null"
+    ).fetchone() or (False, False)
+    if recorded:
+        row = db.execute("select coalesce(max(layout), 0) from layouts").fetchone()
+        return int(row[0]) if row else 0
+    return UNRECORDED if tables else 0
+
+
+def _bring_up_to_date(db: psycopg.Connection[Any]) -> None:
+    """Create the tables, or bring older ones up to date (only adding to them); refuse tables of
+    a newer layout, and an upgrade while a server of the older layout runs on them: servers of
+    two layouts never share a database."""
+    found = _layout(db)
+    if found > LAYOUT:
+        raise newer_layout(found)
+    if found == LAYOUT:
+        return
+    if found and db.execute("select to_regclass('servers') is not null").fetchone() == (True,):
+        row = db.execute(
+            "select count(*), max(expires) from servers where expires > now() - %s * interval '1 s'",
+            (ALIVE,),
+        ).fetchone()
+        if row and row[0]:
+            raise StoreError(
+                f"{row[0]} server(s) of an older version (layout {found}) beat on this database"
+                f" within the last {ALIVE:.0f} s (the latest lease runs to"
+                f" {row[1]:%Y-%m-%d %H:%M:%S %Z}): stop them all, then start this version, which"
+                f" brings the tables from layout {found} to {LAYOUT}; servers of two layouts"
+                " never share a database"
+            )
+    for statement in _SCHEMA:
+        db.execute(statement)
+    db.execute("insert into layouts (layout) values (%s)", (LAYOUT,))
+
+
 class PostgresStore:
     """A store in the PostgreSQL database at ``url`` (``postgresql://USER@HOST:PORT/DB``)."""
 
@@ -207,16 +254,14 @@ class PostgresStore:
                 name="pegs",
             )
             with self._transaction("cannot create the tables") as db:
-                current = db.execute(
-                    "select bool_and(to_regclass(name) is not null) from unnest(%s::text[]) as name",
-                    (list(_LATEST),),
-                ).fetchone()
-                if not (current and current[0]):
+                if _layout(db) != LAYOUT:
                     db.execute("select pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                    for statement in _SCHEMA:
-                        db.execute(statement)
+                    _bring_up_to_date(db)  # decided under the lock: servers may start together
         except (psycopg.Error, PoolTimeout) as error:
             raise StoreError(f"cannot open the database: {error}") from None
+        except StoreError:
+            self._pool.close()
+            raise
 
     def create(
         self,

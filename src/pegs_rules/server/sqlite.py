@@ -59,13 +59,15 @@ from pegs_rules.server.store import (
     game_info,
     listed_game,
     network_of,
+    newer_layout,
     taken_mask,
 )
 
 SYNC_MODES = ("full", "normal")
 """How hard a commit waits for the disk (see :class:`SqliteStore`)."""
 VERSION = LAYOUT
-"""The layout of the file (``pragma user_version``); older files (0.2's are 0) are upgraded on opening."""
+"""The layout of the file (``pragma user_version``); older files (0.2's are 0) are upgraded on
+opening (layout 4 changed nothing in a file), newer ones refused."""
 EXPIRE_AT_ONCE = 500
 """The most games one call of :meth:`SqliteStore.expire` removes."""
 
@@ -171,18 +173,22 @@ class SqliteStore:
             self._db.execute(f"pragma synchronous={sync}")
             version = self._db.execute("pragma user_version").fetchone()[0]
             old = self._db.execute("select 1 from sqlite_master where name = 'games'").fetchone()
+            if version > VERSION:
+                raise newer_layout(version)
             if old and version == 0:
                 self._upgrade()
-            elif old and version < VERSION:
+            elif old and version < 3:
                 self._add_columns(version)
             for statement in _SCHEMA:
                 self._db.execute(statement)
             self._db.execute(f"pragma user_version={VERSION}")
-        except sqlite3.Error as error:
+        except (sqlite3.Error, StoreError) as error:
             with contextlib.suppress(AttributeError):
                 self._db.close()
             for descriptor in self._held:
                 os.close(descriptor)
+            if isinstance(error, StoreError):
+                raise
             raise StoreError(f"cannot open the database {path!r}: {error}") from None
 
     def create(

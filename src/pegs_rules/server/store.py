@@ -40,18 +40,31 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from pegs_rules import __version__
 from pegs_rules.errors import PegsError
 from pegs_rules.records import GameRecord
 from pegs_rules.serialize import from_data, to_data
 
-LAYOUT = 3
-"""The layout of the tables this code keeps games in: 3 added open games (``listed``,
-``taken``), 2 the columns for expiry. A store of an older layout is brought up to date on
-opening (only adding columns and indexes); servers report it at ``/healthz``."""
+LAYOUT = 4
+"""The layout of the tables this code keeps games in: 4 records it in a PostgreSQL database
+(``layouts``; an SQLite file always did, as ``pragma user_version``), 3 added open games
+(``listed``, ``taken``), 2 the columns for expiry. A store of an older layout is brought up to
+date on opening (only adding tables, columns and indexes), one of a newer layout is refused
+(:func:`newer_layout`); servers report it at ``/healthz``."""
 
 
 class StoreError(PegsError):
     """The store failed (it may answer again a moment later), or refused what it was given."""
+
+
+def newer_layout(found: int) -> StoreError:
+    """The refusal of a database whose tables are of layout ``found``, newer than :data:`LAYOUT`:
+    a newer version made them, and only a version that knows them may write to them."""
+    return StoreError(
+        f"the database's tables are of layout {found}, newer than the layout {LAYOUT} of this"
+        f" version (pegs-rules {__version__}): a newer version of pegs-rules made them, and"
+        " only that version may serve them"
+    )
 
 
 class Damaged(StoreError):
