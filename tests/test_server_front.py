@@ -1,7 +1,8 @@
 """The front door of ``pegs serve`` and "Play again": a game set up at ``/``, joined from its
 links in separate browsers, played to the end with the mouse and the keyboard, played again
-with the same links, and watched by a spectator who sees every move; on SQLite, and on
-PostgreSQL with each person on a different server process.
+with the same links, and watched by a spectator who sees every move; on SQLite (a game whose
+links the creator sends, and one open to anyone, its seat taken from the list), and on PostgreSQL
+(open to anyone) with each person on a different server process.
 
 The people choose the moves the greedy bot would (read from the store here), so a game is as
 short as one between greedy bots; the other two seats are the server's own bots. Screenshots
@@ -186,9 +187,14 @@ def test_a_refused_game_is_explained_on_the_page(tmp_path: Path) -> None:
         stop_server(server)
 
 
-def test_sqlite_front_door_game_played_again_in_browsers(sqlite_servers: list[Server]) -> None:
-    """Seat 2 joins from the link the creator sent."""
-    play_from_the_front_door(sqlite_servers, "sqlite", listed=False)
+@pytest.mark.parametrize("listed", [False, True], ids=["private", "open"])
+def test_sqlite_front_door_game_played_again_in_browsers(
+    sqlite_servers: list[Server], listed: bool
+) -> None:
+    """Seat 2 joins from the link the creator sent, or (an open game) is a stranger who takes
+    it from the list of open games."""
+    name = "sqlite-open" if listed else "sqlite"
+    play_from_the_front_door(sqlite_servers, name, listed=listed)
 
 
 def test_postgres_front_door_game_on_two_servers(postgres_servers: list[Server]) -> None:
