@@ -11,11 +11,12 @@ rules.
 
 from __future__ import annotations
 
-import signal
+import contextlib
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psycopg
@@ -33,6 +34,22 @@ NEXT_VERSION = (
 """How Python runs the newer version's command line."""
 BOTS = ["hard:40"] * 4
 """Bots slow enough that the game is still going when the servers change."""
+
+
+@contextlib.contextmanager
+def servers() -> Iterator[Callable[[Server], Server]]:
+    """Note each server started (``started(server)``); stop them all at the end, however it ends."""
+    started: list[Server] = []
+
+    def note(server: Server) -> Server:
+        started.append(server)
+        return server
+
+    try:
+        yield note
+    finally:
+        for server in started:
+            stop_server(server)
 
 
 def refused(db: str | Path, newer: bool = False) -> str:
@@ -63,28 +80,28 @@ def test_postgresql_upgrade_waits_for_the_older_servers_and_then_refuses_them(
     postgres: Cluster, tmp_path: Path
 ) -> None:
     url = postgres.new_database()
-    older = start_server(url, log=tmp_path / "older.log")
-    game = older.create(players=4, seats=BOTS)["id"]
-    played = wait_for_ply(older, game, 2)
 
     def layouts() -> list[int]:
         with psycopg.connect(url) as db:
             return [row[0] for row in db.execute("select layout from layouts order by layout")]
 
-    said = refused(url, newer=True)  # while the older server runs
-    assert f"1 server(s) of an older version (layout {LAYOUT}) beat on this database" in said
-    assert "stop them all" in said
-    assert layouts() == [LAYOUT]
-    played = wait_for_ply(older, game, played)  # it plays on, its tables untouched
+    with servers() as started:
+        older = started(start_server(url, log=tmp_path / "older.log"))
+        game = older.create(players=4, seats=BOTS)["id"]
+        played = wait_for_ply(older, game, 2)
 
-    older.process.send_signal(signal.SIGKILL)  # stopped without a word: its beat is recent
-    older.process.wait(10)
-    assert "1 server(s) of an older version" in refused(url, newer=True)
-    with psycopg.connect(url) as db:  # as a minute later
-        db.execute("update servers set expires = now() - interval '61 s'")
+        said = refused(url, newer=True)  # while the older server runs
+        assert f"1 server(s) of an older version (layout {LAYOUT}) beat on this database" in said
+        assert "stop them all" in said
+        assert layouts() == [LAYOUT]
+        played = wait_for_ply(older, game, played)  # it plays on, its tables untouched
 
-    newer = start_server(url, log=tmp_path / "newer.log", program=NEXT_VERSION)
-    try:
+        older.kill()  # stopped without a word: its beat is recent
+        assert "1 server(s) of an older version" in refused(url, newer=True)
+        with psycopg.connect(url) as db:  # as a minute later
+            db.execute("update servers set expires = now() - interval '61 s'")
+
+        newer = started(start_server(url, log=tmp_path / "newer.log", program=NEXT_VERSION))
         assert newer.request("GET", "/healthz")[1]["layout"] == NEXT
         assert layouts() == [LAYOUT, NEXT]
         wait_for_ply(newer, game, played)  # the older server's game, played on
@@ -92,24 +109,21 @@ def test_postgresql_upgrade_waits_for_the_older_servers_and_then_refuses_them(
         said = refused(url)  # the older version, once the tables are newer
         assert f"tables are of layout {NEXT}, newer than the layout {LAYOUT}" in said
         assert layouts() == [LAYOUT, NEXT]
-        second = start_server(url, log=tmp_path / "second.log", program=NEXT_VERSION)
-        stop_server(second)  # servers of one layout share it, as always
-    finally:
-        stop_server(newer)
+        second = started(start_server(url, log=tmp_path / "second.log", program=NEXT_VERSION))
+        assert second.request("GET", "/healthz")[1]["layout"] == NEXT  # one layout: shared
 
 
 def test_an_sqlite_file_of_a_newer_layout_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
-    older = start_server(path)
-    game = older.create(players=4, seats=BOTS)["id"]
-    played = wait_for_ply(older, game, 2)
-    stop_server(older)
+    with servers() as started:
+        older = started(start_server(path))
+        game = older.create(players=4, seats=BOTS)["id"]
+        played = wait_for_ply(older, game, 2)
+        stop_server(older)
 
-    newer = start_server(path, program=NEXT_VERSION)
-    try:
+        newer = started(start_server(path, program=NEXT_VERSION))
         assert newer.request("GET", "/healthz")[1]["layout"] == NEXT
         played = wait_for_ply(newer, game, played)
-    finally:
         stop_server(newer)
 
     said = refused(path)
