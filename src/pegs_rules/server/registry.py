@@ -789,7 +789,14 @@ class Registry:
 
         A move the store failed to take is offered again every :data:`RETRY_SECONDS`,
         once the game is caught up with what the store holds (it may have been taken).
+        Then the bot workers wait no more for its bots (:meth:`Thinking.idle`).
         """
+        try:
+            await self._play_bots(game)
+        finally:
+            self.thinking.idle(game.id)
+
+    async def _play_bots(self, game: LiveGame) -> None:
         while self._bot_to_act(game):
             state = game.state
             kind = game.seats[state.turn]
