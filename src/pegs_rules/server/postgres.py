@@ -175,6 +175,8 @@ _EXPIRE = f"""
         where (winner is null and not joined and active < now() - %(unjoined)s * interval '1 s')
             or (winner is null and active < now() - %(idle)s * interval '1 s')
             or (winner is not null and active < now() - %(finished)s * interval '1 s')
+            or (winner is null and tokens not like '%%"%%'  -- bots alone: no token hash
+                and created < now() - %(bots)s * interval '1 s')
         limit {EXPIRE_AT_ONCE} for update skip locked
     ), moves_gone as (
         delete from moves using gone where moves.game = gone.id
@@ -282,8 +284,8 @@ class PostgresStore:
         sql = "select count(*) from games where winner is null and creator = %s"
         return int(self._read(sql, (creator,))[0][0])
 
-    def expire(self, unjoined: float, idle: float, finished: float) -> tuple[str, ...]:
-        limits = {"unjoined": unjoined, "idle": idle, "finished": finished}
+    def expire(self, unjoined: float, idle: float, finished: float, bots: float) -> tuple[str, ...]:
+        limits = {"unjoined": unjoined, "idle": idle, "finished": finished, "bots": bots}
         with self._transaction("cannot remove the games nobody plays") as db:
             gone = tuple(str(row[0]) for row in db.execute(_EXPIRE, limits))
             notices = [notice_payload(GameRemoved(game)) for game in gone]

@@ -109,6 +109,8 @@ IDLE_SECONDS = 86_400.0
 """Seconds an unfinished game may go without a move."""
 FINISHED_SECONDS = 30 * 86_400.0
 """Seconds a finished game's record is kept."""
+BOTS_SECONDS = 3600.0
+"""Seconds a game of bots alone (no seat for a person) may run: unfinished then, it is removed."""
 LISTED = 20
 """The most open games listed at once."""
 RETRY_SECONDS = 1.0
@@ -127,17 +129,20 @@ class Expiry:
         idle: seconds an unfinished game may go without a move (a day).
         finished: seconds a finished game's record is kept after its last
             move (30 days).
+        bots: seconds a game of bots alone may run, from its creation (an hour).
     """
 
     unjoined: float = UNJOINED_SECONDS
     idle: float = IDLE_SECONDS
     finished: float = FINISHED_SECONDS
+    bots: float = BOTS_SECONDS
 
     @property
     def every(self) -> int:
         """Beats between two looks for games to remove: a tenth of the shortest time, at most
         a minute."""
-        return max(1, min(60, round(min(self.unjoined, self.idle) / 10 / BEAT_SECONDS)))
+        shortest = min(self.unjoined, self.idle, self.bots)
+        return max(1, min(60, round(shortest / 10 / BEAT_SECONDS)))
 
 
 class TooManyGames(Exception):
@@ -347,7 +352,9 @@ class Registry:
     async def _expire(self) -> None:
         """Remove the games nobody plays (every server asks; each game goes once)."""
         expiry = self.expiry
-        gone = await self._call(self.store.expire, expiry.unjoined, expiry.idle, expiry.finished)
+        gone = await self._call(
+            self.store.expire, expiry.unjoined, expiry.idle, expiry.finished, expiry.bots
+        )
         if gone:
             metrics.EXPIRED.inc(len(gone))
             log.info("server %s: removed %d games nobody played", self.server, len(gone))

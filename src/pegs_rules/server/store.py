@@ -283,12 +283,15 @@ class Store(Protocol):
         """How many games are not yet over (of those ``creator`` asked for, if given)."""
         ...
 
-    def expire(self, unjoined: float, idle: float, finished: float) -> tuple[str, ...]:
+    def expire(self, unjoined: float, idle: float, finished: float, bots: float) -> tuple[str, ...]:
         """Remove, and announce, the games nobody plays; return their ids.
 
         Those are: games with a seat for a person that no person joined, with no
         move for ``unjoined`` seconds; unfinished games with no move for ``idle``
-        seconds; finished games whose last move is ``finished`` seconds old.
+        seconds; finished games whose last move is ``finished`` seconds old; and
+        unfinished games of bots alone (no seat for a person) created ``bots``
+        seconds ago (with SQLite, counted from the server's start for the games it
+        found there: the file keeps no time of creation).
         """
         ...
 
