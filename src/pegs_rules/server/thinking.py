@@ -240,9 +240,9 @@ class Thinking:
         while the game is owed (it had less time than every game waiting, and none is late)."""
         if thought is not None:
             self.used[search.game] = self.used.get(search.game, 0.0) + thought - search.seconds
-        time = self.used.get(search.game, 0.0)
+        had = self.used.get(search.game, 0.0)
         owed = bool(self.waiting) and not any(self._late(s) for s in self.waiting)
-        if owed and all(time < s.start for s in self.waiting):
+        if owed and all(had < s.start for s in self.waiting):
             later = asyncio.get_running_loop().call_later(HOLD, self._unheld, search.game)
             self.held[search.game] = later
         else:
