@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from served import run
 
-from pegs_rules import legal_moves, new_game, view
-from pegs_rules.bots import make_bot
+from pegs_rules import apply_with_events, legal_moves, new_game, view
+from pegs_rules.bots import GreedyBot, make_bot
 from pegs_rules.server import thinking
 from pegs_rules.server.thinking import FAIR_ROUND, Thinking, bot_move
 
@@ -128,8 +128,16 @@ def test_a_bot_of_a_playout_budget_is_never_cut() -> None:
     budgets = dict((game, end - start) for game, start, end in workers.ran)
     # the first alone; the others cut to 5 s / 8 as the last joined (eight waiting or thinking)
     assert budgets == {0: 5.0, **{n: 5.0 / 8 for n in range(1, 6)}, 6: 1.0, 7: 3.0}
-    alone = make_bot("mcts:100", 3).choose(seen, moves)  # thinks 1 s at most: MctsBot's cap
-    assert bot_move("mcts:100", 3, seen, moves, 5.0 / 8)[0] == alone
+    # on a worker, however short the time given: the move it chooses alone (300 playouts take
+    # about 0.05 s here; cut to 1 ms, as before, it chose 7 2:36-h4)
+    state, greedy = new_game(4, seed=1), GreedyBot(1)
+    for _ in range(20):
+        state, _ = apply_with_events(
+            state, greedy.choose(view(state, state.turn), legal_moves(state))
+        )
+    seen, moves = view(state, state.turn), legal_moves(state)
+    alone = make_bot("mcts:300", 3).choose(seen, moves)
+    assert str(alone) == "6 2:36-h3" and bot_move("mcts:300", 3, seen, moves, 0.001)[0] == alone
 
 
 def test_a_search_that_waited_a_round_goes_first() -> None:
