@@ -212,9 +212,11 @@ class Thinking:
 
     def _place(self, game: str, share: float) -> float:
         """Where a search of ``game`` starts in the fair order: at the game's time, but no
-        earlier than the order's (time it wanted none of the workers is not owed to it) and no
-        later than a ``share`` after it (time nobody else wanted is not owed by it)."""
-        return min(max(self.used.get(game, 0.0), self.now), self.now + share)
+        earlier than the order's (time it wanted none of the workers is not owed to it; less a
+        ``share`` for each other worker, whose searches started side by side with its own) and
+        no later than a ``share`` after it (time nobody else wanted is not owed by it)."""
+        earliest = self.now - share * (self.slots - 1)
+        return min(max(self.used.get(game, 0.0), earliest), self.now + share)
 
     def _start(self, search: Search) -> None:
         if not self._late(search):  # one let go ahead of its turn moves the order's time not
