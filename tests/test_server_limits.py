@@ -33,7 +33,7 @@ from websockets.sync.client import connect
 
 from pegs_rules.server.client import SeatClient, socket_url
 from pegs_rules.server.connections import MAX_CLIENT_CONNECTIONS, MAX_HEAD, MAX_REQUEST_LINE
-from pegs_rules.server.games import MAX_BOT_SECONDS, REMOVED
+from pegs_rules.server.games import MAX_BOT_SECONDS, REMOVED, REMOVED_BOTS
 from pegs_rules.server.limits import FAILURES_PER_CLIENT, MISTAKES_PER_CLIENT, Mistakes
 from pegs_rules.server.logs import ACCESS_PER_CLIENT, AccessLog, OneLine
 from pegs_rules.server.registry import MAX_GAMES_PER_CLIENT
@@ -178,7 +178,7 @@ def test_a_game_of_bots_alone_is_removed_after_its_time_watched_or_not(
         lasted = time.monotonic() - asked
         messages = drain(spectator)
         assert spectator.refused == 1008
-        assert any(m.get("message") == REMOVED for m in messages), messages
+        assert any(m.get("message") == REMOVED_BOTS for m in messages), messages
         assert sum(m.get("type") == "state" for m in messages) >= 2  # it was playing
         assert 3.0 <= lasted < 3.0 + 5.0, lasted  # looked for every beat, past its time
         assert server.request("GET", f"/api/games/{bots['id']}")[0] == 404

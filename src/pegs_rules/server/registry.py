@@ -57,6 +57,7 @@ from pegs_rules.server.games import (
     DAMAGED,
     HUMAN,
     REMOVED,
+    REMOVED_BOTS,
     REMOVED_BY_OPERATOR,
     UNREACHABLE,
     Connection,
@@ -730,7 +731,8 @@ class Registry:
         if game is None:
             return
         if isinstance(notice, GameRemoved):
-            self.removed(game.id, REMOVED_BY_OPERATOR if notice.by_operator else REMOVED)
+            why = REMOVED_BOTS if notice.ran_its_time else REMOVED
+            self.removed(game.id, REMOVED_BY_OPERATOR if notice.by_operator else why)
         elif isinstance(notice, SeatTaken):
             self._replace(game, notice.seat, notice.joined)
         elif notice.ply >= game.state.ply:  # not one this server made itself

@@ -139,10 +139,12 @@ _ADDED_3 = (  # the columns version 3 added (open games), for a file of version 
     "alter table games add column listed integer not null default 0",
     "alter table games add column taken integer not null default 0",
 )
+_RAN_ITS_TIME = "(winner is null and id in (select game from live.started where at < :bots))"
+"""A game of bots alone past its time."""
 _EXPIRED = (
-    "select id from games where (winner is null and not joined and active < ?)"
-    " or (winner is null and active < ?) or (winner is not null and active < ?)"
-    " or (winner is null and id in (select game from live.started where at < ?)) limit ?"
+    f"select id, {_RAN_ITS_TIME} from games where (winner is null and not joined and active <"
+    " :unjoined) or (winner is null and active < :idle) or (winner is not null and active <"
+    f" :finished) or {_RAN_ITS_TIME} limit :limit"
 )
 _BOTS_ALONE = "tokens not like '%\"%'"
 """A game of bots alone: no seat's token hash (a string) in ``tokens``, every seat's ``null``."""
@@ -271,13 +273,15 @@ class SqliteStore:
 
     def expire(self, unjoined: float, idle: float, finished: float, bots: float) -> tuple[str, ...]:
         now = time.time()
-        limits = (now - unjoined, now - idle, now - finished, now - bots, EXPIRE_AT_ONCE)
+        limits = {"unjoined": now - unjoined, "idle": now - idle, "finished": now - finished}
+        limits |= {"bots": now - bots, "limit": EXPIRE_AT_ONCE}
         with self._transaction("cannot remove the games nobody plays"):
-            gone = [(str(row[0]),) for row in self._db.execute(_EXPIRED, limits)]
+            rows = self._db.execute(_EXPIRED, limits).fetchall()
+            gone = [(str(row[0]),) for row in rows]
             for table in _OF_A_GAME:
                 self._db.executemany(f"delete from {table} where game = ?", gone)
             self._db.executemany("delete from games where id = ?", gone)
-        self._tell([GameRemoved(game) for (game,) in gone])
+        self._tell([GameRemoved(str(game), ran_its_time=bool(late)) for game, late in rows])
         return tuple(game for (game,) in gone)
 
     def lease(self, server: str, seconds: float, claim: int) -> set[str]:

@@ -139,10 +139,11 @@ class SeatTaken:
 @dataclass(frozen=True, slots=True)
 class GameRemoved:
     """``game`` was removed from the store (:meth:`Store.expire`, or :meth:`Store.remove` by the
-    operator: ``by_operator``)."""
+    operator: ``by_operator``); ``ran_its_time``: a game of bots alone, past its time."""
 
     game: str
     by_operator: bool = False
+    ran_its_time: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,7 +494,8 @@ def notice_payload(notice: Notice) -> str:
     if isinstance(notice, SeatTaken):
         return json.dumps(["seat", notice.game, notice.seat, notice.joined])
     if isinstance(notice, GameRemoved):
-        return json.dumps(["gone", notice.game, *(["operator"] if notice.by_operator else [])])
+        why = ["operator"] if notice.by_operator else ["bots"] if notice.ran_its_time else []
+        return json.dumps(["gone", notice.game, *why])
     return json.dumps(["move", notice.game, notice.ply, notice.move, notice.turn, notice.winner])
 
 
@@ -505,7 +507,7 @@ def read_notice(payload: str) -> Notice | None:
             _, game, seat, joined = data
             return SeatTaken(str(game), int(seat), int(joined))
         if data[0] == "gone":
-            return GameRemoved(str(data[1]), data[2:] == ["operator"])
+            return GameRemoved(str(data[1]), data[2:] == ["operator"], data[2:] == ["bots"])
         if data[0] == "move":
             _, game, ply, move, turn, winner = data
             return StoredMove(str(game), int(ply), str(move), int(turn), winner)
