@@ -210,7 +210,11 @@ def test_a_game_of_bots_alone_is_removed_a_while_after_its_creation(backend: Bac
     time.sleep(0.3)
     reopened = backend.open()
     gone = reopened.expire(unjoined=3600, idle=3600, finished=3600, bots=0.2)
-    assert gone == (() if backend.url.endswith(".sqlite3") else ("later",))
+    if backend.url.endswith(".sqlite3"):  # found on opening: counted from then
+        assert gone == ()
+        time.sleep(0.3)
+        gone = reopened.expire(unjoined=3600, idle=3600, finished=3600, bots=0.2)
+    assert gone == ("later",)
 
 
 def test_a_layout_without_the_columns_for_expiry_is_brought_up_to_date(backend: Backend) -> None:
