@@ -33,7 +33,7 @@ from websockets.sync.client import connect
 
 from pegs_rules.server.client import SeatClient, socket_url
 from pegs_rules.server.connections import MAX_CLIENT_CONNECTIONS, MAX_HEAD, MAX_REQUEST_LINE
-from pegs_rules.server.games import MAX_BOT_SECONDS, REMOVED
+from pegs_rules.server.games import MAX_BOT_SECONDS, REMOVED, REMOVED_BOTS
 from pegs_rules.server.limits import FAILURES_PER_CLIENT, MISTAKES_PER_CLIENT, Mistakes
 from pegs_rules.server.logs import ACCESS_PER_CLIENT, AccessLog, OneLine
 from pegs_rules.server.registry import MAX_GAMES_PER_CLIENT
@@ -145,6 +145,45 @@ def test_games_per_client_are_bounded_and_games_nobody_plays_are_removed(tmp_pat
         assert server.request("GET", f"/api/games/{joined['id']}")[0] == 404
         assert server.request("GET", f"/api/games/{bots['id']}")[0] == 200  # it plays
         assert server.metrics()["pegs_games_expired_total"] >= MAX_GAMES_PER_CLIENT + 2
+    finally:
+        stop_server(server)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_game_of_bots_alone_is_removed_after_its_time_watched_or_not(
+    database: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """``--bots-expiry 3s``: a game of bots alone, playing and watched, is removed 3 s after
+    its creation (its spectator told, and closed with 1008); a game with a seat for a person
+    (nobody joined it yet: its bots wait at the person's turn) is not."""
+    options = ["--bots-expiry", "3s"]
+    if database == "sqlite":
+        db: Path | str = tmp_path / "games.sqlite3"
+    else:
+        db = request.getfixturevalue("postgres").new_database()
+    log = tmp_path / "server.log"
+    server = start_server(db, bot_workers=0, log=log, options=options, metrics=True)
+    try:
+        asked = time.monotonic()
+        bots = server.create(players=4, seats=["mcts:0.05s"] * 4)
+        mixed = server.create(players=4, seats=["mcts:0.05s"] * 3 + ["human"])
+
+        async def watch() -> SeatClient:
+            spectator = SeatClient(*socket_url(bots["spectator"]))
+            await spectator.start()
+            await until(lambda: spectator.refused is not None, timeout=30)
+            return spectator
+
+        spectator = run(watch())
+        lasted = time.monotonic() - asked
+        messages = drain(spectator)
+        assert spectator.refused == 1008
+        assert any(m.get("message") == REMOVED_BOTS for m in messages), messages
+        assert sum(m.get("type") == "state" for m in messages) >= 2  # it was playing
+        assert 3.0 <= lasted < 3.0 + 5.0, lasted  # looked for every beat, past its time
+        assert server.request("GET", f"/api/games/{bots['id']}")[0] == 404
+        assert server.request("GET", f"/api/games/{mixed['id']}")[0] == 200
+        assert server.metrics()["pegs_games_expired_total"] == 1
     finally:
         stop_server(server)
 

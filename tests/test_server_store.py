@@ -164,18 +164,57 @@ def test_games_nobody_plays_are_removed_and_announced(store: Store) -> None:
     store.add_moves([StoredMove("over", 0, "discard 7", 1, winner=0)])
     assert store.count_active("198.51.100.7") == 2 and store.count_active() == 3
     time.sleep(0.05)
-    assert store.expire(unjoined=3600, idle=3600, finished=3600) == ()
-    assert store.expire(unjoined=0.01, idle=3600, finished=3600) == ("unjoined",)
+    assert store.expire(unjoined=3600, idle=3600, finished=3600, bots=3600) == ()
+    assert store.expire(unjoined=0.01, idle=3600, finished=3600, bots=3600) == ("unjoined",)
     assert store.load("unjoined") is None and store.moves("unjoined") == ()
     assert store.count_active("198.51.100.7") == 1
-    assert sorted(store.expire(unjoined=0.01, idle=0.01, finished=3600)) == ["bots", "joined"]
+    assert sorted(store.expire(unjoined=0.01, idle=0.01, finished=3600, bots=3600)) == [
+        "bots",
+        "joined",
+    ]
     assert store.lease("s1", 5.0, claim=10) == set()  # the bots' lease went with them
-    assert store.expire(unjoined=0.01, idle=0.01, finished=0.01) == ("over",)
+    assert store.expire(unjoined=0.01, idle=0.01, finished=0.01, bots=3600) == ("over",)
     assert store.count_active() == 0
     deadline = time.monotonic() + 10
     while len([n for n in heard if isinstance(n, GameRemoved)]) < 4:
         assert time.monotonic() < deadline, heard
         time.sleep(0.05)
+    assert not any(n.ran_its_time for n in heard if isinstance(n, GameRemoved))
+
+
+def test_a_game_of_bots_alone_is_removed_a_while_after_its_creation(backend: Backend) -> None:
+    """However busy its bots, a game with no seat for a person is removed unfinished once
+    ``bots`` seconds old; one with a seat for a person, or finished, is not; and a store
+    opened again counts from its opening (SQLite) or from the game's creation (PostgreSQL)."""
+    store = backend.open()
+    heard: list[Notice | None] = []
+    store.listen(heard.append)
+    robots = stored("robots", seats=("greedy",) * 4)
+    store.create(robots, "s1", 5.0, creator="198.51.100.7")
+    store.create(stored("mixed", seats=("human", "greedy", "greedy", "greedy")), "s1", 5.0)
+    store.take_seat("mixed", 0, "s1")
+    store.create(stored("over", seats=("greedy",) * 4), "s1", 5.0)
+    store.add_moves([StoredMove("over", 0, "discard 7", 1, winner=0)])
+    time.sleep(0.3)
+    store.add_moves(played(robots, 3))  # its bots are playing: not idle
+    store.add_moves(played(stored("mixed"), 3))
+    assert store.expire(unjoined=3600, idle=3600, finished=3600, bots=3600) == ()
+    assert store.expire(unjoined=3600, idle=3600, finished=3600, bots=0.2) == ("robots",)
+    assert store.load("robots") is None and store.moves("robots") == ()
+    assert store.count_active("198.51.100.7") == 0 and store.lease("s1", 5.0, claim=10) == {"mixed"}
+    deadline = time.monotonic() + 10  # told why: it ran its time (the others, nobody played)
+    while GameRemoved("robots", ran_its_time=True) not in heard:
+        assert time.monotonic() < deadline, heard
+        time.sleep(0.05)
+    store.create(stored("later", seats=("greedy",) * 4), "s1", 5.0)
+    time.sleep(0.3)
+    reopened = backend.open()
+    gone = reopened.expire(unjoined=3600, idle=3600, finished=3600, bots=0.2)
+    if backend.url.endswith(".sqlite3"):  # found on opening: counted from then
+        assert gone == ()
+        time.sleep(0.3)
+        gone = reopened.expire(unjoined=3600, idle=3600, finished=3600, bots=0.2)
+    assert gone == ("later",)
 
 
 def test_a_layout_without_the_columns_for_expiry_is_brought_up_to_date(backend: Backend) -> None:
@@ -195,10 +234,12 @@ def test_a_layout_without_the_columns_for_expiry_is_brought_up_to_date(backend: 
         backend.execute("pragma user_version = 1", ())
     upgraded = backend.open()
     time.sleep(0.3)
-    assert upgraded.expire(unjoined=0.01, idle=3600, finished=3600) == ()  # counts as joined
+    assert (
+        upgraded.expire(unjoined=0.01, idle=3600, finished=3600, bots=3600) == ()
+    )  # counts as joined
     assert upgraded.count_active() == 1
     upgraded.create(stored("new"), "s1", 5.0)
-    assert upgraded.expire(unjoined=3600, idle=0.2, finished=3600) == ("old",)
+    assert upgraded.expire(unjoined=3600, idle=0.2, finished=3600, bots=3600) == ("old",)
 
 
 def test_a_layout_without_open_games_is_brought_up_to_date(backend: Backend) -> None:

@@ -1202,6 +1202,7 @@ def add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         ("unjoined-expiry", duration, "how long a game with no move waits to be joined (60m)"),
         ("idle-expiry", duration, "how long an unfinished game may go without a move (24h)"),
         ("keep-finished", duration, "how long a finished game's record is kept (30d)"),
+        ("bots-expiry", duration, "how long a game of bots alone may run, unfinished (60m)"),
     ]:
         metavar = "S" if kind is seconds else "TIME"
         sub.add_argument(f"--{name}", type=kind, metavar=metavar, help=what)

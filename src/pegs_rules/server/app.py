@@ -80,6 +80,7 @@ from pegs_rules.server.limits import FAILURES, MISTAKES, ClientLimits, client_ke
 from pegs_rules.server.operating import Operator
 from pegs_rules.server.protocol import MAX_FRAME, ProtocolError
 from pegs_rules.server.registry import (
+    BOTS_SECONDS,
     FINISHED_SECONDS,
     IDLE_SECONDS,
     MAX_GAMES_PER_CLIENT,
@@ -144,6 +145,8 @@ class ServerConfig:
         idle_expiry: seconds an unfinished game may go without a move before
             it is removed.
         keep_finished: seconds a finished game's record is kept.
+        bots_expiry: seconds a game of bots alone may run, from its creation,
+            before it is removed unfinished.
         max_connections: connections held at once (at most, and by default,
             the open-file limit less what the server needs besides).
         metrics: ``PORT`` or ``HOST:PORT`` to serve Prometheus metrics on (off if ``None``).
@@ -171,6 +174,7 @@ class ServerConfig:
     unjoined_expiry: float = UNJOINED_SECONDS
     idle_expiry: float = IDLE_SECONDS
     keep_finished: float = FINISHED_SECONDS
+    bots_expiry: float = BOTS_SECONDS
     max_connections: int | None = None
     metrics: str | None = None
     forwarded_allow_ips: str = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
@@ -179,7 +183,7 @@ class ServerConfig:
 
     @property
     def expiry(self) -> Expiry:
-        return Expiry(self.unjoined_expiry, self.idle_expiry, self.keep_finished)
+        return Expiry(self.unjoined_expiry, self.idle_expiry, self.keep_finished, self.bots_expiry)
 
 
 class BadRequest(Exception):

@@ -51,6 +51,8 @@ UNREACHABLE = "the server cannot reach its database just now: try again in a few
 """What a request the store failed is told (nothing is damaged: it may work a moment later)."""
 REMOVED = "this game was removed: nobody played it for too long"
 """What the connections of a game that expired are told (see :meth:`~pegs_rules.server.store.Store.expire`)."""
+REMOVED_BOTS = "this game of bots was removed: it ran longer than the server lets bots play alone"
+"""What the connections of a game of bots alone removed at its time are told (``--bots-expiry``)."""
 REMOVED_BY_OPERATOR = "this game was removed by the server's operator"
 """What the connections of a game its operator removed are told (``pegs admin remove``)."""
 BLOCKED = "this address is blocked by the server's operator"

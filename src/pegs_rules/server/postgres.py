@@ -180,10 +180,14 @@ _ADD_MOVES = f"""
 """A batch of moves stored, each game's header brought up to date, and every move announced."""
 _EXPIRE = f"""
     with gone as (
-        select id from games
+        select id, (winner is null and tokens not like '%%"%%'  -- bots alone: no token hash
+            and created < now() - %(bots)s * interval '1 s') as ran_its_time
+        from games
         where (winner is null and not joined and active < now() - %(unjoined)s * interval '1 s')
             or (winner is null and active < now() - %(idle)s * interval '1 s')
             or (winner is not null and active < now() - %(finished)s * interval '1 s')
+            or (winner is null and tokens not like '%%"%%'
+                and created < now() - %(bots)s * interval '1 s')
         limit {EXPIRE_AT_ONCE} for update skip locked
     ), moves_gone as (
         delete from moves using gone where moves.game = gone.id
@@ -192,7 +196,7 @@ _EXPIRE = f"""
     ), seats_gone as (
         delete from seated using gone where seated.game = gone.id
     )
-    delete from games using gone where games.id = gone.id returning games.id"""
+    delete from games using gone where games.id = gone.id returning games.id, gone.ran_its_time"""
 """The games nobody plays removed, with their moves, leases and seats (see :meth:`Store.expire`)."""
 
 
@@ -327,16 +331,16 @@ class PostgresStore:
         sql = "select count(*) from games where winner is null and creator = %s"
         return int(self._read(sql, (creator,))[0][0])
 
-    def expire(self, unjoined: float, idle: float, finished: float) -> tuple[str, ...]:
-        limits = {"unjoined": unjoined, "idle": idle, "finished": finished}
+    def expire(self, unjoined: float, idle: float, finished: float, bots: float) -> tuple[str, ...]:
+        limits = {"unjoined": unjoined, "idle": idle, "finished": finished, "bots": bots}
         with self._transaction("cannot remove the games nobody plays") as db:
-            gone = tuple(str(row[0]) for row in db.execute(_EXPIRE, limits))
-            notices = [notice_payload(GameRemoved(game)) for game in gone]
+            rows = db.execute(_EXPIRE, limits).fetchall()
+            notices = [notice_payload(GameRemoved(str(g), ran_its_time=b)) for g, b in rows]
             if notices:
                 db.execute(
                     "select pg_notify(%s, n) from unnest(%s::text[]) as n", (CHANNEL, notices)
                 )
-        return gone
+        return tuple(str(game) for game, _ in rows)
 
     def lease(self, server: str, seconds: float, claim: int) -> set[str]:
         later = {"server": server, "seconds": seconds, "claim": claim}

@@ -57,6 +57,7 @@ from pegs_rules.server.games import (
     DAMAGED,
     HUMAN,
     REMOVED,
+    REMOVED_BOTS,
     REMOVED_BY_OPERATOR,
     UNREACHABLE,
     Connection,
@@ -109,6 +110,8 @@ IDLE_SECONDS = 86_400.0
 """Seconds an unfinished game may go without a move."""
 FINISHED_SECONDS = 30 * 86_400.0
 """Seconds a finished game's record is kept."""
+BOTS_SECONDS = 3600.0
+"""Seconds a game of bots alone (no seat for a person) may run: unfinished then, it is removed."""
 LISTED = 20
 """The most open games listed at once."""
 RETRY_SECONDS = 1.0
@@ -127,17 +130,20 @@ class Expiry:
         idle: seconds an unfinished game may go without a move (a day).
         finished: seconds a finished game's record is kept after its last
             move (30 days).
+        bots: seconds a game of bots alone may run, from its creation (an hour).
     """
 
     unjoined: float = UNJOINED_SECONDS
     idle: float = IDLE_SECONDS
     finished: float = FINISHED_SECONDS
+    bots: float = BOTS_SECONDS
 
     @property
     def every(self) -> int:
         """Beats between two looks for games to remove: a tenth of the shortest time, at most
         a minute."""
-        return max(1, min(60, round(min(self.unjoined, self.idle) / 10 / BEAT_SECONDS)))
+        shortest = min(self.unjoined, self.idle, self.bots)
+        return max(1, min(60, round(shortest / 10 / BEAT_SECONDS)))
 
 
 class TooManyGames(Exception):
@@ -347,7 +353,9 @@ class Registry:
     async def _expire(self) -> None:
         """Remove the games nobody plays (every server asks; each game goes once)."""
         expiry = self.expiry
-        gone = await self._call(self.store.expire, expiry.unjoined, expiry.idle, expiry.finished)
+        gone = await self._call(
+            self.store.expire, expiry.unjoined, expiry.idle, expiry.finished, expiry.bots
+        )
         if gone:
             metrics.EXPIRED.inc(len(gone))
             log.info("server %s: removed %d games nobody played", self.server, len(gone))
@@ -723,7 +731,8 @@ class Registry:
         if game is None:
             return
         if isinstance(notice, GameRemoved):
-            self.removed(game.id, REMOVED_BY_OPERATOR if notice.by_operator else REMOVED)
+            why = REMOVED_BOTS if notice.ran_its_time else REMOVED
+            self.removed(game.id, REMOVED_BY_OPERATOR if notice.by_operator else why)
         elif isinstance(notice, SeatTaken):
             self._replace(game, notice.seat, notice.joined)
         elif notice.ply >= game.state.ply:  # not one this server made itself
@@ -789,7 +798,14 @@ class Registry:
 
         A move the store failed to take is offered again every :data:`RETRY_SECONDS`,
         once the game is caught up with what the store holds (it may have been taken).
+        Then the bot workers wait no more for its bots (:meth:`Thinking.idle`).
         """
+        try:
+            await self._play_bots(game)
+        finally:
+            self.thinking.idle(game.id)
+
+    async def _play_bots(self, game: LiveGame) -> None:
         while self._bot_to_act(game):
             state = game.state
             kind = game.seats[state.turn]

@@ -27,7 +27,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from pegs_rules.errors import IllegalMoveError
 from pegs_rules.server import metrics, protocol
-from pegs_rules.server.games import DAMAGED, REMOVED, REMOVED_BY_OPERATOR, LiveGame
+from pegs_rules.server.games import (
+    DAMAGED,
+    REMOVED,
+    REMOVED_BOTS,
+    REMOVED_BY_OPERATOR,
+    LiveGame,
+)
 from pegs_rules.server.limits import FAILURES, MISTAKES, RateLimit, client_key
 from pegs_rules.server.protocol import Join, MoveRequest, Ping, ProtocolError
 from pegs_rules.server.registry import Registry
@@ -153,6 +159,7 @@ class Session:
             final = error.code == "bad_token" or error.message in (
                 DAMAGED,
                 REMOVED,
+                REMOVED_BOTS,
                 REMOVED_BY_OPERATOR,
             )
             self._finish(REFUSED if final else TRY_LATER)

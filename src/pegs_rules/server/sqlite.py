@@ -103,6 +103,7 @@ _SCHEMA = (
     primary key (game, ply)
 )""",
     "create table live.servers (id text primary key, expires real not null)",
+    "create table live.started (game text primary key, at real not null)",
     """create table if not exists leases (
     game text primary key,
     server text not null,
@@ -129,6 +130,8 @@ _SCHEMA = (
 )""",
 )
 _GAME = "id, start, seats, tokens, spectator, turn, ply, winner"
+_OF_A_GAME = ("moves", "leases", "live.seated", "live.started")
+"""The tables whose rows go with their game."""
 _ADDED = (  # the columns version 2 added, for a file of version 1
     "alter table games add column creator text",
     "alter table games add column joined integer not null default 1",
@@ -138,10 +141,15 @@ _ADDED_3 = (  # the columns version 3 added (open games), for a file of version 
     "alter table games add column listed integer not null default 0",
     "alter table games add column taken integer not null default 0",
 )
+_RAN_ITS_TIME = "(winner is null and id in (select game from live.started where at < :bots))"
+"""A game of bots alone past its time."""
 _EXPIRED = (
-    "select id from games where (winner is null and not joined and active < ?)"
-    " or (winner is null and active < ?) or (winner is not null and active < ?) limit ?"
+    f"select id, {_RAN_ITS_TIME} from games where (winner is null and not joined and active <"
+    " :unjoined) or (winner is null and active < :idle) or (winner is not null and active <"
+    f" :finished) or {_RAN_ITS_TIME} limit :limit"
 )
+_BOTS_ALONE = "tokens not like '%\"%'"
+"""A game of bots alone: no seat's token hash (a string) in ``tokens``, every seat's ``null``."""
 
 
 class SqliteStore:
@@ -181,6 +189,11 @@ class SqliteStore:
                 self._add_columns(version)
             for statement in _SCHEMA:
                 self._db.execute(statement)
+            self._db.execute(  # the games of bots alone found: running from now on
+                "insert into live.started select id, ? from games"
+                f" where winner is null and {_BOTS_ALONE}",
+                (time.time(),),
+            )
             self._db.execute(f"pragma user_version={VERSION}")
         except (sqlite3.Error, StoreError) as error:
             with contextlib.suppress(AttributeError):
@@ -207,6 +220,10 @@ class SqliteStore:
         shown = (listed is not None, taken_mask(listed or ()))
         with self._transaction(f"cannot store game {game.id}"):
             self._db.execute(sql, (*game_columns(game, creator), time.time(), *shown))
+            if not any(game.token_hashes):
+                self._db.execute(
+                    "insert into live.started (game, at) values (?, ?)", (game.id, time.time())
+                )
             if game.bots:
                 lease = (game.id, server, time.time() + seconds)
                 self._db.execute(
@@ -260,15 +277,17 @@ class SqliteStore:
             rows = self._read(sql, (creator,))
         return int(str(rows[0][0]))
 
-    def expire(self, unjoined: float, idle: float, finished: float) -> tuple[str, ...]:
+    def expire(self, unjoined: float, idle: float, finished: float, bots: float) -> tuple[str, ...]:
         now = time.time()
-        limits = (now - unjoined, now - idle, now - finished, EXPIRE_AT_ONCE)
+        limits = {"unjoined": now - unjoined, "idle": now - idle, "finished": now - finished}
+        limits |= {"bots": now - bots, "limit": EXPIRE_AT_ONCE}
         with self._transaction("cannot remove the games nobody plays"):
-            gone = [(str(row[0]),) for row in self._db.execute(_EXPIRED, limits)]
-            for table, key in (("moves", "game"), ("leases", "game"), ("live.seated", "game")):
-                self._db.executemany(f"delete from {table} where {key} = ?", gone)
+            rows = self._db.execute(_EXPIRED, limits).fetchall()
+            gone = [(str(row[0]),) for row in rows]
+            for table in _OF_A_GAME:
+                self._db.executemany(f"delete from {table} where game = ?", gone)
             self._db.executemany("delete from games where id = ?", gone)
-        self._tell([GameRemoved(game) for (game,) in gone])
+        self._tell([GameRemoved(str(game), ran_its_time=bool(late)) for game, late in rows])
         return tuple(game for (game,) in gone)
 
     def lease(self, server: str, seconds: float, claim: int) -> set[str]:
@@ -372,7 +391,7 @@ class SqliteStore:
 
     def remove(self, game_id: str, note: str = "") -> bool:
         with self._transaction(f"cannot remove game {game_id}"):
-            for table in ("moves", "leases", "live.seated"):
+            for table in _OF_A_GAME:
                 self._db.execute(f"delete from {table} where game = ?", (game_id,))
             found = self._db.execute("delete from games where id = ?", (game_id,)).rowcount > 0
             if found:

@@ -152,10 +152,11 @@ class SeatTaken:
 @dataclass(frozen=True, slots=True)
 class GameRemoved:
     """``game`` was removed from the store (:meth:`Store.expire`, or :meth:`Store.remove` by the
-    operator: ``by_operator``)."""
+    operator: ``by_operator``); ``ran_its_time``: a game of bots alone, past its time."""
 
     game: str
     by_operator: bool = False
+    ran_its_time: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,12 +297,15 @@ class Store(Protocol):
         """How many games are not yet over (of those ``creator`` asked for, if given)."""
         ...
 
-    def expire(self, unjoined: float, idle: float, finished: float) -> tuple[str, ...]:
+    def expire(self, unjoined: float, idle: float, finished: float, bots: float) -> tuple[str, ...]:
         """Remove, and announce, the games nobody plays; return their ids.
 
         Those are: games with a seat for a person that no person joined, with no
         move for ``unjoined`` seconds; unfinished games with no move for ``idle``
-        seconds; finished games whose last move is ``finished`` seconds old.
+        seconds; finished games whose last move is ``finished`` seconds old; and
+        unfinished games of bots alone (no seat for a person) created ``bots``
+        seconds ago (with SQLite, counted from the server's start for the games it
+        found there: the file keeps no time of creation).
         """
         ...
 
@@ -503,7 +507,8 @@ def notice_payload(notice: Notice) -> str:
     if isinstance(notice, SeatTaken):
         return json.dumps(["seat", notice.game, notice.seat, notice.joined])
     if isinstance(notice, GameRemoved):
-        return json.dumps(["gone", notice.game, *(["operator"] if notice.by_operator else [])])
+        why = ["operator"] if notice.by_operator else ["bots"] if notice.ran_its_time else []
+        return json.dumps(["gone", notice.game, *why])
     return json.dumps(["move", notice.game, notice.ply, notice.move, notice.turn, notice.winner])
 
 
@@ -515,7 +520,7 @@ def read_notice(payload: str) -> Notice | None:
             _, game, seat, joined = data
             return SeatTaken(str(game), int(seat), int(joined))
         if data[0] == "gone":
-            return GameRemoved(str(data[1]), data[2:] == ["operator"])
+            return GameRemoved(str(data[1]), data[2:] == ["operator"], data[2:] == ["bots"])
         if data[0] == "move":
             _, game, ply, move, turn, winner = data
             return StoredMove(str(game), int(ply), str(move), int(turn), winner)
