@@ -5,6 +5,7 @@ zero weights do not."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import random
 import re
@@ -23,6 +24,7 @@ from pegs_rules.simulate import DEALS_PER_SEED, SimulationConfig, play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "td_learner.py"
+RUN = ROOT / "docs" / "examples" / "results" / "td-learner.json"
 
 
 def example() -> ModuleType:
@@ -124,3 +126,28 @@ def test_the_recorded_training_starts_as_the_command_trains() -> None:
     learner.train(value, seconds=math.inf, seed=training["seed"], max_games=early["games"])
     assert [float(w) for w in value.weights] == pytest.approx(early["weights"], rel=1e-9, abs=1e-12)
     assert early["games"] == learner.EARLY
+
+
+def test_the_shipped_weights_are_those_of_the_run_the_learning_page_reports() -> None:
+    """As docs/rl.rst says: the run it reports (trained for CPU minutes) played as many games
+    from the same seed, learnt the same weights (to the six places its record keeps) and won
+    the same test games."""
+    run = json.loads(RUN.read_text(encoding="utf-8"))
+    shipped = shipped_weights()
+    training = shipped.training
+    assert [round(w, 6) for w in shipped.weights] == run["weights"]
+    assert (run["games"], run["seed"]) == (training["games"], training["seed"])
+    assert (sum(run["test"]), len(run["test"])) == (
+        training["test"]["won"],
+        training["test"]["deals"],
+    )
+
+
+@pytest.mark.parametrize("players", [6, 8])
+def test_the_td_bot_plays_six_and_eight_players_with_the_same_weights(players: int) -> None:
+    """Weights learnt at 4 players, features counted for any seat count: it plays to the end,
+    and beats a random team."""
+    config = SimulationConfig(games=2, players=players, bots=("td", "random"), seed=5)
+    for index in range(2):
+        game = play_game(config, index)
+        assert game.winner_side == 0
