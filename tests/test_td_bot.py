@@ -17,9 +17,10 @@ from types import ModuleType
 import pytest
 from played import shuffle_hidden
 
-from pegs_rules import apply, legal_moves, new_game
+from pegs_rules import apply, legal_moves, new_game, view
 from pegs_rules.bots import BOTS, GreedyBot, TdBot, decide, make_bot, play
-from pegs_rules.bots.td import SIZE, shipped_weights
+from pegs_rules.bots.evaluation import after, effects_of
+from pegs_rules.bots.td import SIZE, features, shipped_weights
 from pegs_rules.simulate import DEALS_PER_SEED, SimulationConfig, play_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,6 +65,28 @@ def test_the_td_bot_sees_only_its_seats_view() -> None:
             checked += 1
         state = apply(state, rng.choice(legal_moves(state)))
     assert checked > 50
+
+
+def test_the_features_use_only_what_the_seat_may_see() -> None:
+    state = new_game(4, seed=3)
+    rng = random.Random(3)
+    while state.ply < 60:
+        state = apply(state, rng.choice(legal_moves(state)))
+    seat = state.turn
+    other = shuffle_hidden(state, seat, rng)
+    assert other.hands != state.hands
+    rows = []
+    for game in (state, other):
+        seen = view(game, seat)
+        effects = effects_of(seen)
+        rows.append(
+            [
+                features(after(seen.pegs, effects, move), list(seen.hand), seen, [False] * 4)
+                for move in legal_moves(game)
+            ]
+        )
+    assert rows[0] == rows[1]
+    assert len(rows[0][0]) == SIZE
 
 
 def wins_against_medium(weights: tuple[float, ...], deals: range) -> int:

@@ -301,12 +301,10 @@ def figures(results: Results) -> str:
         subs[f"rating-{bot}"] = _rating(rating)
     for bot, (cpu, _) in thinking.items():
         subs[f"cpu-{bot}"] = milliseconds(cpu)
-    for match in results.expert:
+    for match in [*results.expert, *results.td]:
         subs[f"{match.name}-cpu"] = " and ".join(
             milliseconds(mean_cpu(match, bot)) for bot in match.sides
         )
-    for match in results.td:
-        subs[f"{match.name}-cpu"] = milliseconds(mean_cpu(match, "td"))
     subs |= td_training()
     if results.td:
         subs["rating-td"] = _rating(results.td_rating())
