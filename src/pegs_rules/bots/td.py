@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 from pegs_rules.board import START, is_home
@@ -204,7 +205,7 @@ def shipped_weights() -> TdWeights:
     weights = tuple(float(w) for w in data["weights"])
     if len(weights) != SIZE:
         raise ValueError(f"td-weights.json: {len(weights)} weights, not {SIZE}")
-    return TdWeights(weights, data["training"])
+    return TdWeights(weights, MappingProxyType(data["training"]))
 
 
 def win_chance(weights: Sequence[float], x: Sequence[float]) -> float:
