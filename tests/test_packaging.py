@@ -76,6 +76,7 @@ def test_the_wheel_holds_the_package_its_data_and_the_licence(wheel: Path) -> No
     names = zipfile.ZipFile(wheel).namelist()
     assert "pegs_rules/py.typed" in names
     assert "pegs_rules/specs/rulings.md" in names
+    assert "pegs_rules/bots/td-weights.json" in names  # the td bot's weights
     for folder in ("cases", "games", "schema"):
         shipped = {n for n in names if n.startswith(f"pegs_rules/specs/{folder}/")}
         expected = {
@@ -128,6 +129,16 @@ def test_the_installed_command_knows_its_version_and_its_rulings(
     assert version.strip() == f"pegs {pegs_rules.__version__}"
     explained = run(installed / "pegs", "explain", "card.eight", cwd=tmp_path).stdout
     assert "exactly eight holes backwards, counter-clockwise" in " ".join(explained.split())
+
+
+def test_the_installed_td_bot_loads_its_weights_from_the_wheel(
+    installed: Path, tmp_path: Path
+) -> None:
+    demo = run(installed / "pegs", "demo", "--bots", "td,random", "--seed", "1", cwd=tmp_path)
+    assert re.fullmatch(
+        r"team 0 wins after \d+ turns: seat 0 \(td\) and seat 2 \(td\)",
+        demo.stdout.splitlines()[-1],
+    )
 
 
 def test_a_check_that_finds_no_cases_fails(installed: Path, tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
-"""The docs' learning example: it trains and tests, sees only what its seats may, and the page
-reports the committed run as its records give it.
+"""The docs' learning example: it trains and tests, and the page reports the committed run as
+its records give it (its features, which read only what a seat may see, are tested with the td
+bot in test_td_bot.py).
 
 The full run (minutes of training, 400 test games) is reported in docs/rl.rst
 from docs/examples/results/td-learner.json, not run here.
@@ -9,17 +10,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import random
 import re
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from played import shuffle_hidden
 
-from pegs_rules import apply, legal_moves, new_game, view
-from pegs_rules.bots.evaluation import after, effects_of
 from pegs_rules.simulate import wilson
 
 np = pytest.importorskip("numpy")
@@ -47,28 +44,6 @@ def test_a_few_games_of_training_then_test_games() -> None:
     results = learner.test(value, 2)
     assert len(results) == 2 and set(results) <= {True, False}
     assert value.learning and (value.weights == learnt).all()  # the test learns nothing
-
-
-def test_the_features_use_only_what_the_seat_may_see() -> None:
-    learner = example()
-    state = new_game(4, seed=3)
-    rng = random.Random(3)
-    while state.ply < 60:
-        state = apply(state, rng.choice(legal_moves(state)))
-    seat = state.turn
-    other = shuffle_hidden(state, seat, rng)
-    assert other.hands != state.hands
-    for game in (state, other):
-        seen = view(game, seat)
-        effects = effects_of(seen)
-        rows = [
-            learner.features(after(seen.pegs, effects, move), list(seen.hand), seen, [False] * 4)
-            for move in legal_moves(game)
-        ]
-        if game is state:
-            first = rows
-    assert rows == first
-    assert len(first[0]) == learner.SIZE
 
 
 def test_the_page_reports_the_committed_run() -> None:

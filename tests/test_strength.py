@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from test_study import config_of
 
+from pegs_rules.bots.td import shipped_weights
 from pegs_rules.simulate import (
     SimulationConfig,
     config_from_document,
@@ -108,6 +109,8 @@ def games_of(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         ("expert-mcts-6p-0.05s", 20),
         ("expert-mcts-8p-0.05s", 12),
         ("idea-joker", 3),
+        ("td-medium", 100),
+        ("td-hard", 3),
     ],
 )
 def test_one_game_won_by_the_other_side_changes_the_page(
@@ -137,7 +140,7 @@ def test_one_game_won_by_the_other_side_changes_the_page(
     assert computed(tmp_path) != FIGURES.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("path", sorted(RESULTS.glob("[re]*.json*")), ids=lambda path: path.name)
+@pytest.mark.parametrize("path", sorted(RESULTS.glob("[ret]*.json*")), ids=lambda path: path.name)
 def test_each_game_record_agrees_with_itself_and_the_summary(path: Path) -> None:
     """A record's winning side is its winning team seen from the seats it was dealt; a finished
     run holds all its games and the summary written for people to read is the one they give; a
@@ -264,7 +267,8 @@ def test_a_round_robin_run_replays(name: str) -> None:
 
 REPLAY_SEED = int(os.environ.get("PEGS_REPLAY_SEED") or secrets.randbits(32))
 """Draws the games replayed: new each test run (a failure prints it), or PEGS_REPLAY_SEED."""
-FINISHED = sorted(RESULTS.glob("[re]*.json"))
+FINISHED = sorted(RESULTS.glob("[ret]*.json"))
+"""The finished runs of ``pegs simulate``: ``rr-``, ``expert-`` and ``td-`` (not the ideas')."""
 SEARCHING = ("hard", "mcts", "expert")
 
 
@@ -394,3 +398,32 @@ def test_a_sample_of_the_joker_match_replays() -> None:
         recorded = games[index]
         for name in ("index", "seed", "swapped", "winner_side", "plies", "moves"):
             assert again[name] == recorded[name], (index, name, REPLAY_SEED)
+
+
+def test_the_td_runs_play_deals_it_never_trained_on() -> None:
+    """The td bot's runs: it holds side 0, four players, the bots seeded by the keyed hash, and
+    no deal is one it trained on (as its weights file records them)."""
+    first, last = shipped_weights().training["deals"]
+    paths = sorted(RESULTS.glob("td-*.json"))
+    assert [path.stem for path in paths] == ["td-expert", "td-hard", "td-medium"]
+    for path in paths:
+        config = config_at(path)
+        assert config.bots[0] == "td" and config.players == 4 and config.seeding == "keyed"
+        assert not [i for i in range(config.games) if first <= config.game_seed(i) <= last]
+
+
+def test_the_td_bot_is_as_strong_as_the_page_says() -> None:
+    """Each td run played all its games; its team beats medium (the 95% interval above one half),
+    in line with the test its training command ran on other deals (the intervals overlap); it
+    beats hard; and the match against expert does not tell them apart (the interval holds one
+    half)."""
+    shares = {}
+    for level in ("medium", "hard", "expert"):
+        wins, games, planned = side_wins(f"td-{level}")
+        assert games == planned
+        shares[level] = wilson(wins, games)
+    test = shipped_weights().training["test"]
+    low, high = wilson(test["won"], test["deals"])
+    assert shares["medium"][0] > 0.5 and shares["medium"][0] <= high and low <= shares["medium"][1]
+    assert shares["hard"][0] > 0.5
+    assert shares["expert"][0] < 0.5 < shares["expert"][1]

@@ -54,7 +54,7 @@ from pegs_rules import (
     to_json,
 )
 from pegs_rules.board import START, is_track
-from pegs_rules.bots import BOTS, Bot, ExpertBot, MctsBot, decide, make_bot
+from pegs_rules.bots import Bot, ExpertBot, MctsBot, decide, make_bot
 from pegs_rules.errors import ReplayError
 from pegs_rules.events import Event, PegDisplaced, PegMoved, apply_with_events
 from pegs_rules.moves import Play
@@ -63,7 +63,7 @@ from pegs_rules.render import svg
 from pegs_rules.spec import load_cases
 from pegs_rules.state import GameState
 from pegs_rules.web.build import build
-from pegs_rules.web.offer import BOARD_SIZE, HINT_BOT
+from pegs_rules.web.offer import BOARD_SIZE, HINT_BOT, PAGE_BOTS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, FilePayload, Page
@@ -543,7 +543,7 @@ def test_play_is_one_click_with_the_last_set_up_and_the_form_one_more(
     page.click("#change-setup")
     assert page.locator("#setup-form select[id^=seat-]").count() == 4
     kinds = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.value)")
-    assert kinds == ["human", *BOTS]  # the engine's bots, as the engine names them
+    assert kinds == ["human", *PAGE_BOTS]  # the engine's bots, as the engine names them
     page.click("#players-8")
     assert page.locator("#setup-form select[id^=seat-]").count() == 8
     page.click("#players-6")

@@ -8,7 +8,7 @@ from the same records, with the same code (:class:`figures.Results`):
 
 * ``.. strength-chart:: NAME`` draws a chart as SVG (matplotlib) into
   ``docs/_generated/strength/`` with the directive's content as its caption
-  (``ratings``, ``head-to-head``, ``expert``, ``think``);
+  (``ratings``, ``head-to-head``, ``expert``, ``think``, ``td``);
 * ``.. strength-commands::`` lists the commands of ``run.sh`` exactly.
 """
 
@@ -153,7 +153,32 @@ def chart_think(path: Path) -> None:
     save(plt, figure, path)
 
 
+def chart_td(path: Path) -> None:
+    plt = pyplot()
+    runs = results().td
+    figure, axes = plt.subplots(figsize=(7.5, 2.8))
+    for i, m in enumerate(runs):
+        value = m.wins() / m.games
+        low, high = wilson(m.wins(), m.games)
+        axes.errorbar(
+            [value * 100],
+            [i],
+            xerr=[[(value - low) * 100], [(high - value) * 100]],
+            fmt="o",
+            color=OKABE_ITO["blue"],
+            capsize=4,
+        )
+    axes.axvline(50, color=OKABE_ITO["black"], linestyle="--", linewidth=1)
+    axes.set_yticks(range(len(runs)), [f"against {m.sides[1]} ({m.games} games)" for m in runs])
+    axes.invert_yaxis()
+    axes.set_xlim(0, 100)
+    axes.set_xlabel("games won by the td bot's team, % (95% intervals; dashed: even)")
+    axes.set_title("The learnt td bot against the levels")
+    save(plt, figure, path)
+
+
 CHARTS = {
+    "td": chart_td,
     "ratings": chart_ratings,
     "head-to-head": chart_head_to_head,
     "expert": chart_expert,

@@ -4,158 +4,57 @@ The learner plays both seats of one team of a 4-player game against two
 ``medium`` bots (:class:`pegs_rules.bots.GreedyBot`), seeing only its seats'
 views. It scores each of its legal moves by a learnt value of the position
 the move leaves (its *afterstate*), ``V(x) = sigmoid(w @ x)``, the chance its
-team goes on to win, for features ``x`` of that position (:func:`features`),
-and plays the best (in training, a random move now and then instead). After
+team goes on to win, for features ``x`` of that position
+(:func:`pegs_rules.bots.td.features`), and plays the best (in training, a random move now and then instead). After
 each of its moves it learns by TD(lambda): the value of the position it now
 chose is the target for the one it chose before, and the game's end is the
 target for the last (1 for a win; for a loss a little for each peg the team
 brought home, so that the first games, all lost, already teach something).
 
 It also follows the game between its turns, as a
-:class:`~pegs_rules.bots.Observer`: told of every seat's turn, it remembers
-which opponents last discarded rather than moved (their hands held no card
-that could move a peg), and the features use that memory.
+:class:`~pegs_rules.bots.Observer` (:class:`pegs_rules.bots.td.TdSeat`): told
+of every seat's turn, it remembers which opponents last discarded rather than
+moved (their hands held no card that could move a peg), and the features use
+that memory. The ``td`` bot (:class:`pegs_rules.bots.td.TdBot`) plays with the
+weights it learns: ``--weights FILE`` writes them, with how they were learnt.
 
 Training deals are seeds ``1_000_000 * (seed + 1) + i``; the test deals are
 seeds ``0 .. test_deals - 1``, none of which training saw. In the test the
 learner plays its best move always and learns nothing, from one team's seats
 in even deals and the other's in odd ones.
 
-Usage: python docs/examples/td_learner.py [--minutes M] [--test-deals N] [--seed S] [--json FILE]
-(M: CPU minutes of training, 10 by default; N: 400 by default)
+Usage: python docs/examples/td_learner.py [--minutes M | --games G] [--test-deals N] [--seed S]
+[--json FILE] [--weights FILE]
+(M: CPU minutes of training, 10 by default; G: train for G games instead, which replays exactly;
+N: 400 by default)
+
+The shipped weights of the ``td`` bot were made by::
+
+    python docs/examples/td_learner.py --games 4516 --seed 0 --weights src/pegs_rules/bots/td-weights.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import math
+import shlex
+import sys
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from pegs_rules import (
-    ARIZONA,
-    CardDiscarded,
-    CardPlayed,
-    Event,
-    GameOver,
-    Move,
-    Passed,
-    PlayerView,
-    Rank,
-    new_game,
-)
-from pegs_rules.board import START, is_home
+from pegs_rules import Event, GameOver, Move, PlayerView, new_game
+from pegs_rules.board import is_home
 from pegs_rules.bots import Bot, GreedyBot, play
-from pegs_rules.bots.evaluation import after, effects_of, won
-from pegs_rules.cards import build_deck
-from pegs_rules.moves import Discard, Play
-from pegs_rules.simulate import wilson
+from pegs_rules.bots.td import SIZE, TdSeat
+from pegs_rules.simulate import played_by, wilson
 
 PLAYERS = 4
-LENGTH = 18 * PLAYERS
-"""Holes on the track."""
-TEAM_FEATURES = 44
-"""Features of one team's pegs (see :func:`features`)."""
-SIZE = 2 * TEAM_FEATURES + 8 + 4
-"""Features in all."""
-DECK = Counter(build_deck(*ARIZONA.deck_for(PLAYERS)))
 Vector = npt.NDArray[np.float64]
-
-
-def features(
-    pegs: tuple[tuple[int, ...], ...],
-    hand: list[Rank],
-    seen: PlayerView,
-    discarded: list[bool],
-) -> list[float]:
-    """The features of the position ``pegs`` that a move of ``seen.seat`` leaves, ``hand``
-    being its hand after the move, for that seat's team.
-
-    For each team, ours first (``TEAM_FEATURES`` each), summed over its pegs:
-    pegs in start, pegs home and how deep; for pegs on the track, how far round
-    they are, in all and in eight bands; for each distance ``d`` from 1 to 13,
-    the pegs with a rival peg ``d`` holes behind (a card moving ``d`` sends them
-    back to start), counted and weighted by how far round they are; pegs with a rival 8
-    holes ahead (an 8 moves back), or on a rival's come-out hole while it has
-    pegs to bring out; and how far round they are times the chance that the
-    other team holds a joker, which can land on any peg. Then for the position
-    as a whole: a constant; our hand (jokers, cards that come out, 7s, 8s); the
-    joker chances; and from what the seat has heard (``discarded``, by seat):
-    how many opponents discarded on their last turn, alone and times our
-    pegs' exposure, and how many of our team did.
-    """
-    team = seen.seat % 2
-    out = [0.0] * SIZE
-    held = [0, 0]  # the track holes each team holds, as bits, twice round
-    for seat, locations in enumerate(pegs):
-        for location in locations:
-            if location != START and not is_home(location):
-                held[seat % 2] |= 1 << location
-    twice = [bits | bits << LENGTH for bits in held]
-    waiting = {18 * seat + 8: seat % 2 for seat, locs in enumerate(pegs) if START in locs}
-    # the chance that a team holds a joker: from the jokers not seen (in our hand or the pile)
-    unseen = DECK.total() - len(seen.hand) - len(seen.discard_pile)
-    jokers = DECK[Rank.JOKER] - seen.discard_pile.count(Rank.JOKER) - seen.hand.count(Rank.JOKER)
-    share = max(jokers, 0) / max(unseen, 1)
-    theirs = sum(n for seat, n in enumerate(seen.hand_sizes) if seat % 2 != team)
-    mate = sum(
-        n for seat, n in enumerate(seen.hand_sizes) if seat % 2 == team and seat != seen.seat
-    )
-    their_joker = 1 - (1 - share) ** theirs
-    our_joker = 1.0 if Rank.JOKER in hand else 1 - (1 - share) ** mate
-    for seat, locations in enumerate(pegs):
-        ours = seat % 2 == team
-        base = 0 if ours else TEAM_FEATURES
-        spot = 18 * seat + 3  # its in-spot, where its home lane starts
-        rivals = twice[1 - seat % 2]
-        joker = their_joker if ours else our_joker
-        for location in locations:
-            if location == START:
-                out[base] += 0.2
-            elif is_home(location):
-                out[base + 1] += 0.2
-                out[base + 2] += (location - 1000) / 25
-            else:
-                done = 1 - (spot - location) % LENGTH / LENGTH
-                out[base + 3] += done / 5
-                out[base + 4 + min(7, int(done * 8))] += 0.2
-                behind = rivals >> (location + LENGTH - 13) & 0x1FFF  # bit 13 - d: d behind
-                while behind:
-                    lowest = behind & -behind
-                    d = 14 - lowest.bit_length()
-                    out[base + 11 + d] += 0.2
-                    out[base + 24 + d] += done / 5
-                    behind ^= lowest
-                if rivals >> (location + 8) & 1:
-                    out[base + 38] += 0.2
-                    out[base + 39] += done / 5
-                if waiting.get(location, seat % 2) != seat % 2:
-                    out[base + 40] += 0.2
-                    out[base + 41] += done / 5
-                out[base + 42] += joker * done / 5
-                out[base + 43] += joker * 0.2
-    whole = 2 * TEAM_FEATURES
-    out[whole] = 1.0
-    out[whole + 1] = hand.count(Rank.JOKER) / 2
-    out[whole + 2] = sum(card in (Rank.ACE, Rank.KING, Rank.JOKER) for card in hand) / 5
-    out[whole + 3] = hand.count(Rank.SEVEN) / 3
-    out[whole + 4] = hand.count(Rank.EIGHT) / 3
-    out[whole + 5] = their_joker
-    out[whole + 6] = our_joker
-    out[whole + 7] = share
-    heard = whole + 8
-    stuck = sum(discarded[seat] for seat in range(PLAYERS) if seat % 2 != team) / 2
-    out[heard] = stuck
-    out[heard + 1] = stuck * out[3] * 5  # times how far round our pegs are
-    out[heard + 2] = stuck * out[43] * 5  # times our pegs exposed to a joker
-    out[heard + 3] = sum(discarded[seat] for seat in range(PLAYERS) if seat % 2 == team) / 2
-    return out
 
 
 @dataclass
@@ -176,43 +75,33 @@ class Value:
         return result
 
 
-class Learner:
+class Learner(TdSeat):
     """One seat of the learner's team: a bot (it chooses moves) and an observer (it hears every
-    turn). Both seats share one :class:`Value`."""
+    turn, as :class:`~pegs_rules.bots.td.TdSeat`). Both seats share one :class:`Value`."""
 
     def __init__(self, value: Value, seed: int) -> None:
+        super().__init__(seed)
         self.value = value
-        self.rng = random.Random(seed)
 
     def start(self, seen: PlayerView) -> None:
+        super().start(seen)
         self.seat = seen.seat
         self.trace = np.zeros(SIZE)
         self.last: float | None = None  # the value of the position its last move left
-        self.discarded = [False] * PLAYERS
         self.won = False
 
     def observe(self, events: tuple[Event, ...]) -> None:
+        super().observe(events)
         for event in events:
-            if isinstance(event, (CardDiscarded, Passed)):
-                self.discarded[event.seat] = True
-            elif isinstance(event, CardPlayed):
-                self.discarded[event.seat] = False
-            elif isinstance(event, GameOver):
+            if isinstance(event, GameOver):
                 self.won = event.winner == self.seat % 2
 
     def choose(self, seen: PlayerView, moves: tuple[Move, ...]) -> Move:
         if len(moves) == 1:
             return moves[0]
-        effects = effects_of(seen)
-        rows = []
-        for move in moves:
-            pegs = after(seen.pegs, effects, move)
-            if won(pegs, seen.seat % 2):
-                return move
-            hand = list(seen.hand)
-            if isinstance(move, (Play, Discard)):
-                hand.remove(move.card)
-            rows.append(features(pegs, hand, seen, self.discarded))
+        winning, rows = self.afterstates(seen, moves)
+        if winning is not None:
+            return winning
         value = self.value
         xs = np.array(rows)
         values = value(xs)
@@ -254,14 +143,19 @@ def game(value: Value, deal: int, side: int, seed: int) -> bool:
     return end.winner == side
 
 
+EARLY = 50
+"""Training keeps the weights after this many games, for a test to learn again (quickly)."""
+
+
 @dataclass
 class Training:
     """How training went: every 100 games, the games and CPU seconds so far and the share of
-    the last 200 won."""
+    the last 200 won; and the weights after the first :data:`EARLY` games."""
 
     curve: list[tuple[int, float, float]] = field(default_factory=list)
     games: int = 0
     seconds: float = 0.0
+    early: list[float] = field(default_factory=list)
 
 
 def train(value: Value, *, seconds: float, seed: int = 0, max_games: int | None = None) -> Training:
@@ -273,6 +167,8 @@ def train(value: Value, *, seconds: float, seed: int = 0, max_games: int | None 
     while time.process_time() - began < seconds and (max_games is None or done.games < max_games):
         recent = [*recent[-199:], game(value, first_deal + done.games, done.games % 2, done.games)]
         done.games += 1
+        if done.games == EARLY:
+            done.early = [float(w) for w in value.weights]
         if done.games % 100 == 0:
             spent = time.process_time() - began
             done.curve.append((done.games, spent, sum(recent) / len(recent)))
@@ -292,14 +188,20 @@ def test(value: Value, deals: int) -> list[bool]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--minutes", type=float, default=10.0, help="training (CPU minutes)")
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--minutes", type=float, default=10.0, help="training (CPU minutes)")
+    budget.add_argument("--games", type=int, help="training (games): replays exactly")
     parser.add_argument("--test-deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, help="write the curve and each test game here")
+    parser.add_argument("--weights", type=Path, help="write the td bot's weights file here")
     args = parser.parse_args()
     value = Value()
     wall = time.perf_counter()
-    done = train(value, seconds=args.minutes * 60, seed=args.seed)
+    if args.games is None:
+        done = train(value, seconds=args.minutes * 60, seed=args.seed)
+    else:
+        done = train(value, seconds=math.inf, seed=args.seed, max_games=args.games)
     print(
         f"trained on {done.games} games in {done.seconds / 60:.1f} minutes of CPU "
         f"({(time.perf_counter() - wall) / 60:.1f} minutes on the clock)"
@@ -323,6 +225,29 @@ def main() -> None:
             "weights": [round(float(w), 6) for w in value.weights],
         }
         args.json.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    if args.weights:
+        write_weights(args.weights, value, done, args, results)
+
+
+def write_weights(
+    path: Path, value: Value, done: Training, args: argparse.Namespace, results: list[bool]
+) -> None:
+    """The ``td`` bot's weights file: the weights, exactly, and how they were learnt."""
+    first = 1_000_000 * (args.seed + 1)
+    training = {
+        "command": shlex.join(["python", "docs/examples/td_learner.py", *sys.argv[1:]]),
+        "seed": args.seed,
+        "games": done.games,
+        "players": PLAYERS,
+        "opponent": "medium",
+        "deals": [first, first + done.games - 1],
+        "cpu_seconds": round(done.seconds, 1),
+        "trained_by": played_by(),
+        "test": {"deals": len(results), "won": sum(results)},
+        "early": {"games": EARLY, "weights": done.early},
+    }
+    record = {"training": training, "weights": [float(w) for w in value.weights]}
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

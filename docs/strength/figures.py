@@ -13,8 +13,9 @@ tests. With ``--check``, prints what differs and exits 1 instead of writing.
 
 The results: ``rr-A-B.json``, a match of the round robin between the levels
 (and random), ``A`` on side 0; ``expert-mcts-Np-Ts.json``, expert against mcts
-with ``T`` CPU seconds a move each and ``N`` players; ``idea-NAME.json``, a
-match of ``docs/strength/ideas.py``. A run that was stopped before it played
+with ``T`` CPU seconds a move each and ``N`` players; ``td-B.json``, the
+learnt ``td`` bot (side 0) against ``B``; ``idea-NAME.json``, a match of
+``docs/strength/ideas.py``. A run that was stopped before it played
 all the games it was started for is committed as its ``--records`` file,
 ``NAME.jsonl``, instead of ``NAME.json``: the page counts the games it holds
 and says how many were planned. Its games must be the run's first ones (games
@@ -33,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pegs_rules.bots.td import shipped_weights
 from pegs_rules.ratings import Rating, bradley_terry
 from pegs_rules.simulate import (
     GameResult,
@@ -67,8 +69,9 @@ class Match:
     """Per bot: CPU seconds thinking, moves, and wall-clock seconds thinking (if recorded)."""
     planned: int
     """The games the run was started for."""
-    provenance: tuple[str, str, str] = ("not recorded", "not recorded", "not recorded")
-    """The bots as configured, the code that played the games, and whether they replay."""
+    provenance: tuple[str, str, str, str] = ("not recorded",) * 4
+    """The bots as configured, the run's seed and how it seeded the bots, the code that played
+    the games, and whether they replay."""
 
     @property
     def games(self) -> int:
@@ -143,7 +146,12 @@ def simulation(path: Path) -> Match:
         plies=tuple(game.plies for game in games if game.winner is not None),
         thinking={bot: (cpu[bot], moves[bot], wall[bot]) for bot in cpu},
         planned=config.games,
-        provenance=(",".join(config.bots), played_by(made), replays(made)),
+        provenance=(
+            ",".join(config.bots),
+            f"{config.seed}, {config.seeding}",
+            played_by(made),
+            replays(made),
+        ),
     )
 
 
@@ -197,6 +205,8 @@ class Results:
     expert: list[Match]
     """Expert against mcts, by players then thinking time."""
     ideas: list[Match]
+    td: list[Match]
+    """The td bot against the levels, weakest first."""
 
     @classmethod
     def load(cls, folder: Path = RESULTS) -> Results:
@@ -213,12 +223,21 @@ class Results:
         expert = [simulation(path) for name, path in runs.items() if name.startswith("expert-")]
         expert.sort(key=lambda match: (match.players, seconds(match)))
         ideas = [idea(path) for path in sorted(folder.glob("idea-*.json"))]
-        return cls(round_robin, expert, ideas)
+        td = [simulation(runs[f"td-{level}"]) for level in LEVELS if f"td-{level}" in runs]
+        return cls(round_robin, expert, ideas, td)
 
     def ratings(self) -> dict[str, Rating]:
         """Bradley-Terry ratings of the round robin's bots (see :mod:`pegs_rules.ratings`)."""
         records = {pair: (match.wins(0), match.wins(1)) for pair, match in self.round_robin.items()}
         return bradley_terry(records, ANCHOR)
+
+    def td_rating(self) -> Rating:
+        """The td bot's rating on the same scale: fitted to the round robin's games and its
+        own together (:meth:`ratings` leaves its games out)."""
+        records = {pair: (match.wins(0), match.wins(1)) for pair, match in self.round_robin.items()}
+        for match in self.td:
+            records["td", match.sides[1]] = (match.wins(0), match.wins(1))
+        return bradley_terry(records, ANCHOR)["td"]
 
     def thinking(self) -> dict[str, tuple[float, float | None]]:
         """Per round-robin bot, its mean CPU seconds a move over all its games, and its mean
@@ -282,10 +301,13 @@ def figures(results: Results) -> str:
         subs[f"rating-{bot}"] = _rating(rating)
     for bot, (cpu, _) in thinking.items():
         subs[f"cpu-{bot}"] = milliseconds(cpu)
-    for match in results.expert:
+    for match in [*results.expert, *results.td]:
         subs[f"{match.name}-cpu"] = " and ".join(
             milliseconds(mean_cpu(match, bot)) for bot in match.sides
         )
+    subs |= td_training()
+    if results.td:
+        subs["rating-td"] = _rating(results.td_rating())
     subs["levels-in-order"] = in_order(rr)
     lines += [f".. |{name}| replace:: {text}" for name, text in sorted(subs.items())]
     lines += ["", ".. end of substitutions", ""]
@@ -349,8 +371,22 @@ def figures(results: Results) -> str:
         ],
     )
     lines += list_table(
+        "td",
+        ["against", "games", "td's team won [95%]", "CPU a move (td, the other)", "turns a game"],
+        [
+            [
+                f"``{match.sides[1]}``",
+                match.played(),
+                f"{match.wins():,}: {rate(match.wins(), match.games)}",
+                " and ".join(milliseconds(mean_cpu(match, side)) for side in match.sides),
+                f"{sum(match.plies) / len(match.plies):.0f}",
+            ]
+            for match in results.td
+        ],
+    )
+    lines += list_table(
         "records",
-        ["run", "bots", "games", "played by", "replays"],
+        ["run", "bots", "games", "seed, bots seeded", "played by", "replays"],
         [
             [
                 f"``{match.name}``",
@@ -358,7 +394,7 @@ def figures(results: Results) -> str:
                 match.played(),
                 *match.provenance[1:],
             ]
-            for match in [*rr.values(), *results.expert]
+            for match in [*rr.values(), *results.expert, *results.td]
         ],
     )
     lines += list_table(
@@ -375,6 +411,22 @@ def figures(results: Results) -> str:
         ],
     )
     return "\n".join(lines)
+
+
+def td_training() -> dict[str, str]:
+    """What the shipped weights of the td bot record of their training, for the page."""
+    training = shipped_weights().training
+    first, last = training["deals"]
+    won, deals = training["test"]["won"], training["test"]["deals"]
+    return {
+        "td-training": (
+            f"{training['games']:,} games against two ``medium`` bots, {training['players']} "
+            f"players, on the deals of seeds {first:,} to {last:,} "
+            f"(``{training['command']}``, run by "
+            f"{played_by({'played_by': [training['trained_by']]})})"
+        ),
+        "td-test": f"{won:,} of {deals:,} games, {rate(won, deals)}",
+    }
 
 
 NEIGHBOURS = tuple((LEVELS[i + 1], LEVELS[i]) for i in range(1, len(LEVELS) - 1))
@@ -402,7 +454,7 @@ def in_order(rr: dict[tuple[str, str], Match]) -> str:
 
 def _named(results: Results) -> dict[str, Match]:
     """Every match by its file's name."""
-    matches = [*results.round_robin.values(), *results.expert, *results.ideas]
+    matches = [*results.round_robin.values(), *results.expert, *results.ideas, *results.td]
     return {match.name: match for match in matches}
 
 

@@ -700,7 +700,7 @@ def _subcommand(
 
 BOTS_HELP = (
     "comma-separated bots, given to the seats in turn: a level (easy, medium, hard, expert) or "
-    "random, greedy, mcts; mcts, hard and expert take a budget a move: NAME:ITERATIONS or "
+    "random, greedy, mcts, or td (learnt by TD(lambda)); mcts, hard and expert take a budget a move: NAME:ITERATIONS or "
     "NAME:SECONDSs (CPU seconds)"
 )
 

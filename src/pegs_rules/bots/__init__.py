@@ -28,11 +28,13 @@ The levels a person chooses from (:data:`LEVELS`), weakest first:
 * ``expert`` (:class:`ExpertBot`): a search that compares its candidate moves on
   the same deals and spends its playouts on the moves still in contention.
 
-``random`` (:class:`RandomBot`) plays any legal move. The modules:
+``random`` (:class:`RandomBot`) plays any legal move, and ``td`` (:class:`TdBot`) the
+move whose position a value learnt by TD(lambda) against ``medium`` likes best. The modules:
 :mod:`~pegs_rules.bots.evaluation` (what a position is worth),
 :mod:`~pegs_rules.bots.simple` (random, easy, greedy),
 :mod:`~pegs_rules.bots.search` (mcts and what searches share),
-:mod:`~pegs_rules.bots.expert`, :mod:`~pegs_rules.bots.levels` (names, :func:`make_bot`)
+:mod:`~pegs_rules.bots.expert`, :mod:`~pegs_rules.bots.td` (the learnt bot and its
+features), :mod:`~pegs_rules.bots.levels` (names, :func:`make_bot`)
 and :mod:`~pegs_rules.bots.bot` (the protocols, :func:`play`, and the clock bots think
 by). A bot may also follow the game between its turns, told of every seat's moves
 and of the start of each game (:class:`Observer`). The
@@ -62,6 +64,7 @@ from pegs_rules.bots.expert import ExpertBot
 from pegs_rules.bots.levels import BOTS, LEVELS, Level, make_bot
 from pegs_rules.bots.search import MctsBot, playout_turn
 from pegs_rules.bots.simple import EasyBot, GreedyBot, RandomBot
+from pegs_rules.bots.td import TdBot
 
 __all__ = [
     "BOTS",
@@ -78,6 +81,7 @@ __all__ = [
     "MctsBot",
     "Observer",
     "RandomBot",
+    "TdBot",
     "decide",
     "evaluate",
     "make_bot",

@@ -1,7 +1,8 @@
 """Bots by name: :func:`make_bot`, the names it knows (:data:`BOTS`) and the four levels (:data:`LEVELS`).
 
 A bot is named by its kind (``random``, ``greedy``, ``mcts``, ``expert``) or
-by the level a person chooses (``easy``, ``medium``, ``hard``, ``expert``).
+by the level a person chooses (``easy``, ``medium``, ``hard``, ``expert``);
+``td`` is the bot that learnt by playing (:mod:`~pegs_rules.bots.td`).
 The searching bots take a budget after a colon: ``mcts:500`` or
 ``expert:2000`` for that many playouts a move, ``mcts:0.2s`` or
 ``expert:0.5s`` for that many seconds of thinking (CPU time) a move.
@@ -17,6 +18,7 @@ from pegs_rules.bots.bot import Bot
 from pegs_rules.bots.expert import ExpertBot
 from pegs_rules.bots.search import MctsBot
 from pegs_rules.bots.simple import EasyBot, GreedyBot, RandomBot
+from pegs_rules.bots.td import TdBot
 
 __all__ = ["BOTS", "LEVELS", "Level", "make_bot"]
 
@@ -50,10 +52,12 @@ _PLAIN: dict[str, Callable[[int], Bot]] = {
     "easy": EasyBot,
     "greedy": GreedyBot,
     "medium": GreedyBot,
+    "td": TdBot,
 }
 
-BOTS = ("random", "easy", "medium", "hard", "expert", "greedy", "mcts")
-"""The bot names :func:`make_bot` knows: the levels, then the kinds they are made of."""
+BOTS = ("random", "easy", "medium", "hard", "expert", "greedy", "mcts", "td")
+"""The bot names :func:`make_bot` knows: the levels, then the kinds they are made of, then the
+learnt bot."""
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
@@ -62,7 +66,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     ``random``, ``easy``, ``medium`` (the same as ``greedy``), ``hard`` (the
     same as ``mcts``, 300 playouts a move), ``expert`` (1,000 playouts a
     move); ``mcts:500`` or ``expert:500`` for 500 playouts a move,
-    ``hard:0.2s`` or ``expert:0.2s`` for 0.2 seconds of thinking a move.
+    ``hard:0.2s`` or ``expert:0.2s`` for 0.2 seconds of thinking a move;
+    ``td``, the value learnt by TD(lambda) (:class:`~pegs_rules.bots.td.TdBot`).
     Raises :class:`ValueError` for anything else.
 
     >>> make_bot("expert:0.5s", seed=3).time_limit

@@ -33,6 +33,9 @@ HINT_BOT = "expert"
 ``makeBot``, which chooses as this library's bot of that name and seed). It plays the seat
 to act seeing only that seat's view, seeded from the position (its seed plus its ply), so a
 hint repeats."""
+PAGE_BOTS = tuple(name for name in BOTS if name != "td")
+"""The bots the setup form offers: the library's but ``td``, which the TypeScript engine (where
+the page's bots think) does not have."""
 BOARD_SIZE = 640
 """Width of the board pictures, in pixels (the page scales them)."""
 
@@ -75,7 +78,7 @@ def hello() -> dict[str, Any]:
             for preset in PRESETS.values()
         },
         "switches": switches,
-        "bots": list(BOTS),
+        "bots": list(PAGE_BOTS),
         "rulings": RULINGS,
         "limits": {"position": MAX_POSITION, "move": MAX_MOVE},
         "hint_bot": HINT_BOT,
