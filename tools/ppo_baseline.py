@@ -242,6 +242,7 @@ def main() -> None:
     parser.add_argument("--json", required=True, help="write the results here")
     parser.add_argument("--policy", required=True, help="export the policy's weights here")
     args = parser.parse_args()
+    code = commit()  # before training: the tree may change while it runs
     torch.set_num_threads(1)
     config: dict[str, Any] = {
         "n_steps": 512,
@@ -301,7 +302,7 @@ def main() -> None:
     wins = won(test)
     low, high = wilson(wins, len(test))
     record = {
-        "commit": commit(),
+        "commit": code,
         "pegs_rules": __version__,
         "versions": {
             name: version(name)
