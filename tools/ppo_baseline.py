@@ -18,8 +18,11 @@ deals with a uniformly random legal action too, as an anchor.
 
 Writes the results (``--json``): the commit, the versions, the command, the configuration, every
 seed, the CPU time of training and of the test, the curve, and each test game (deal, team,
-winner, turns, a digest of the agent's actions) from which ``tests/test_rl_ppo.py`` replays games
-with numpy alone. Torch runs on one thread; run it with ``nice``:
+winner, turns, the pegs the agent's team brought home, a digest of the agent's actions) from
+which ``tests/test_rl_ppo.py`` replays games with numpy alone. ``--evaluate`` trains nothing: it
+plays the test again with the exported policy (the same games, or it stops) and writes the test's
+part of the record anew, with the commit of the code that played it. Torch runs on one thread;
+run it with ``nice``:
 
     nice -n 15 python tools/ppo_baseline.py --steps 350208 --seed 0 \
         --json docs/examples/results/ppo-baseline.json \
@@ -49,6 +52,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from pegs_rules import __version__
+from pegs_rules.board import is_home
 from pegs_rules.rl import TeamEnv
 from pegs_rules.rl.env import Observation
 from pegs_rules.rl.history import RECENT, ply_size
@@ -107,11 +111,13 @@ def play(deal: int, policy: Policy) -> dict[str, Any]:
         actions.append(action)
         observation, _, terminated, truncated, _ = env.step(action)
         done = terminated or truncated
+    state = env.game.game
     return {
         "deal": deal,
         "team": team,
-        "winner": env.game.game.winner,
-        "turns": env.game.game.ply,
+        "winner": state.winner,
+        "turns": state.ply,
+        "home": sum(is_home(peg) for seat in range(team, 4, 2) for peg in state.pegs[seat]),
         "actions": digest(actions),
     }
 
@@ -151,6 +157,13 @@ def save(policy: MaskedMlp, path: str) -> None:
         arrays[f"weight{i}"] = weight.astype(np.float32)
         arrays[f"bias{i}"] = bias.astype(np.float32)
     np.savez_compressed(path, **arrays)
+
+
+def games(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """The games of ``records``, each as deal, team, winner, turns and actions."""
+    return [
+        tuple(g[key] for key in ("deal", "team", "winner", "turns", "actions")) for g in records
+    ]
 
 
 def won(games: list[dict[str, Any]]) -> int:
@@ -233,16 +246,28 @@ def commit() -> str:
     ).stdout.strip()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=350_208, help="training steps (decisions)")
-    parser.add_argument("--checkpoints", type=int, default=8)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--envs", type=int, default=4)
-    parser.add_argument("--json", required=True, help="write the results here")
-    parser.add_argument("--policy", required=True, help="export the policy's weights here")
-    args = parser.parse_args()
-    code = commit()  # before training: the tree may change while it runs
+def evaluate(policy: MaskedMlp, code: str) -> dict[str, Any]:
+    """The test: ``policy`` and the random anchor on the :data:`TEST` deals, with the commit
+    of the code that played them."""
+    began = time.process_time()
+    test = [play(deal, policy) for deal in TEST]
+    testing = time.process_time() - began
+    anchor = [play(deal, randomly(deal)) for deal in TEST]
+    return {
+        "test_commit": code,
+        "test_command": command(),
+        "test_cpu_seconds": round(testing, 1),
+        "test": test,
+        "random": [{key: g[key] for key in ("deal", "team", "winner", "home")} for g in anchor],
+    }
+
+
+def command() -> str:
+    return " ".join(["python", *sys.argv])
+
+
+def train(args: argparse.Namespace, code: str) -> dict[str, Any]:
+    """Train, export the policy to ``args.policy``, test it: the record."""
     torch.set_num_threads(1)
     config: dict[str, Any] = {
         "n_steps": 512,
@@ -291,17 +316,10 @@ def main() -> None:
     if curve.points[-1]["steps"] != model.num_timesteps:
         curve.check()
     training = curve.training_seconds()
-    policy = export(model)
-    save(policy, args.policy)
+    save(export(model), args.policy)
     policy = MaskedMlp.load(args.policy)
     agreed, decisions = agreement(model, policy, range(600_000, 600_010))
-    began = time.process_time()
-    test = [play(deal, policy) for deal in TEST]
-    testing = time.process_time() - began
-    anchor = [play(deal, randomly(deal)) for deal in TEST]
-    wins = won(test)
-    low, high = wilson(wins, len(test))
-    record = {
+    return {
         "commit": code,
         "pegs_rules": __version__,
         "versions": {
@@ -309,7 +327,7 @@ def main() -> None:
             for name in ("torch", "sb3-contrib", "stable-baselines3", "gymnasium", "numpy")
         },
         "python": platform.python_version(),
-        "command": " ".join(["python", *sys.argv]),
+        "command": command(),
         "players": 4,
         "opponents": OPPONENTS,
         "seed": args.seed,
@@ -321,19 +339,47 @@ def main() -> None:
         "games": curve.games,
         "config": config,
         "cpu_seconds": round(training, 1),
-        "test_cpu_seconds": round(testing, 1),
         "agreement": [agreed, decisions],
         "curve": curve.points,
-        "test": test,
-        "random": [{"deal": g["deal"], "team": g["team"], "winner": g["winner"]} for g in anchor],
+        **evaluate(policy, code),
     }
-    Path(args.json).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=350_208, help="training steps (decisions)")
+    parser.add_argument("--checkpoints", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--envs", type=int, default=4)
+    parser.add_argument("--json", required=True, help="write the results here")
+    parser.add_argument("--policy", required=True, help="export the policy's weights here")
+    parser.add_argument(
+        "--evaluate",
+        action="store_true",
+        help="train nothing: test the policy exported to --policy again, into the --json record",
+    )
+    args = parser.parse_args()
+    code = commit()  # before training: the tree may change while it runs
+    path = Path(args.json)
+    if args.evaluate:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        again = evaluate(MaskedMlp.load(args.policy), code)
+        if games(again["test"]) != games(record["test"]):
+            raise SystemExit(f"{args.policy} no longer plays the test games of {args.json}")
+        record.update(again)
+    else:
+        record = train(args, code)
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    test = record["test"]
+    wins = won(test)
+    low, high = wilson(wins, len(test))
     print(
-        f"trained {model.num_timesteps} steps ({curve.games} games) in {training / 60:.1f} CPU "
-        f"minutes; numpy and torch agreed on {agreed} of {decisions} decisions\n"
+        f"trained {record['steps']} steps ({record['games']} games) in "
+        f"{record['cpu_seconds'] / 60:.1f} CPU minutes; numpy and torch agreed on "
+        f"{record['agreement'][0]} of {record['agreement'][1]} decisions\n"
         f"test: won {wins} of {len(test)} new deals against {OPPONENTS} "
         f"({wins / len(test):.1%}, 95% interval [{low:.1%}, {high:.1%}]); "
-        f"random: won {won(anchor)}"
+        f"random: won {won(record['random'])}"
     )
 
 
