@@ -6,7 +6,10 @@ result of each test game; the run the page reports is committed as
 it as SVG (matplotlib) into ``docs/_generated/learning/``, with the directive's
 content as its caption: the share of the last 200 training games won, against
 the CPU minutes spent, and the test's share of new deals won with its 95%
-Wilson interval.
+Wilson interval. ``.. learning-chart:: ppo`` draws the masked-PPO baseline's
+curve from ``ppo-baseline.json`` (``tools/ppo_baseline.py``): the share of the
+held-out deals won at each checkpoint and of the test deals, with their 95%
+Wilson intervals.
 """
 
 from __future__ import annotations
@@ -53,7 +56,51 @@ def chart_curve(path: Path) -> None:
     save(plt, figure, path)
 
 
-CHARTS = {"curve": chart_curve}
+def chart_ppo(path: Path) -> None:
+    run = json.loads((RESULTS / "ppo-baseline.json").read_text(encoding="utf-8"))
+    plt = pyplot()
+    figure, axes = plt.subplots(figsize=(7.5, 3.8))
+    minutes, shares, below, above = [], [], [], []
+    for point in run["curve"]:
+        share = point["wins"] / point["deals"]
+        low, high = wilson(point["wins"], point["deals"])
+        minutes.append(point["cpu_seconds"] / 60)
+        shares.append(share * 100)
+        below.append((share - low) * 100)
+        above.append((high - share) * 100)
+    axes.errorbar(
+        minutes,
+        shares,
+        yerr=[below, above],
+        fmt="o-",
+        color=OKABE_ITO["blue"],
+        capsize=3,
+        label=f"checkpoints: {run['curve'][0]['deals']} held-out deals each (95% interval)",
+    )
+    wins = sum(game["winner"] == game["team"] for game in run["test"])
+    games = len(run["test"])
+    low, high = wilson(wins, games)
+    end = run["cpu_seconds"] / 60
+    axes.errorbar(
+        [end],
+        [wins / games * 100],
+        yerr=[[(wins / games - low) * 100], [(high - wins / games) * 100]],
+        fmt="D",
+        color=OKABE_ITO["vermillion"],
+        capsize=4,
+        label=f"test: {games} new deals (95% interval)",
+    )
+    axes.axhline(50, color=OKABE_ITO["black"], linestyle="--", linewidth=1)
+    axes.set_ylim(0, 100)
+    axes.set_xlim(-end * 0.02, end * 1.05)
+    axes.set_xlabel("CPU minutes of training")
+    axes.set_ylabel("games won against medium, %")
+    axes.set_title("Masked PPO against the medium bot (dashed: even)")
+    axes.legend(loc="upper left", frameon=False)
+    save(plt, figure, path)
+
+
+CHARTS = {"curve": chart_curve, "ppo": chart_ppo}
 
 
 class LearningChartDirective(ChartDirective):
