@@ -116,7 +116,7 @@ def test_a_sample_of_the_random_anchor_replays() -> None:
 
 def test_the_page_reports_the_record() -> None:
     page = (DOCS / "rl.rst").read_text(encoding="utf-8")
-    prose = " ".join(page.split())  # the page's lines wrap anywhere
+    prose = " ".join(page.replace("\\\n", " ").split())  # lines wrap anywhere, commands too
     wins, deals = won(RUN["test"]), len(RUN["test"])
     low, high = wilson(wins, deals)
     said = (
@@ -149,6 +149,8 @@ def test_the_page_reports_the_record() -> None:
             page,
         ), point
     assert f"{RUN['agreement'][0]:,} of {RUN['agreement'][1]:,}" in prose
+    decisions = round(RUN["steps"] / RUN["games"], -1)
+    assert f"a game is about {decisions:.0f} of the agent's decisions" in prose
     turns = statistics.fmean(game["turns"] for game in RUN["test"])
     assert f"game lasted {turns:.0f} turns on average" in prose
     ppo, anchor_home = pegs_home(RUN["test"]), pegs_home(RUN["random"])
