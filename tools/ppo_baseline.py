@@ -166,8 +166,9 @@ def games(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     ]
 
 
-def won(games: list[dict[str, Any]]) -> int:
-    return sum(game["winner"] == game["team"] for game in games)
+def won(records: list[dict[str, Any]]) -> int:
+    """The games of ``records`` that the agent's team won."""
+    return sum(game["winner"] == game["team"] for game in records)
 
 
 class Curve:
