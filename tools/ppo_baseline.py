@@ -3,8 +3,9 @@
 The agent plays both seats of one team of a 4-player game (:class:`~pegs_rules.rl.TeamEnv`)
 against two ``medium`` bots, seeing each seat's observation and the last moves (``observation``
 and ``history``, concatenated) and choosing among the legal actions only (the mask). Reward: 1
-for a win, -1 for a loss, at the game's end; nothing else. Half the training environments play
-team 0, half team 1.
+for a win, -1 for a loss, at the game's end; with ``--reward shaped``, plus the potential-based
+shaping of :class:`pegs_rules.rl.shaping.ShapedReward` at each decision (the discount its
+``gamma``). Half the training environments play team 0, half team 1.
 
 Seeds: ``--seed`` seeds torch, numpy and Python's generator (``MaskablePPO(seed=...)``);
 training environment ``i`` is first dealt from seed ``TRAINING + i``, its later games from the
@@ -17,16 +18,17 @@ exported to ``--policy``), team 0 in even deals and team 1 in odd ones; the test
 deals with a uniformly random legal action too, as an anchor.
 
 Writes the results (``--json``): the commit, the versions, the command, the configuration, every
-seed, the CPU time of training and of the test, the curve, and each test game (deal, team,
-winner, turns, the pegs the agent's team brought home, a digest of the agent's actions) from
-which ``tests/test_rl_ppo.py`` replays games with numpy alone. ``--evaluate`` trains nothing: it
+seed, the reward, the CPU time of training and of the test, the curve (each checkpoint's wins
+and pegs brought home), the random anchor's games of the curve's deals, and each test game
+(deal, team, winner, turns, the pegs the agent's team brought home, a digest of the agent's
+actions) from which ``tests/test_rl_ppo.py`` replays games with numpy alone. ``--evaluate`` trains nothing: it
 plays the test again with the exported policy (the same games, or it stops) and writes the test's
 part of the record anew, with the commit of the code that played it. Torch runs on one thread;
 run it with ``nice``:
 
-    nice -n 15 python tools/ppo_baseline.py --steps 350208 --seed 0 \
-        --json docs/examples/results/ppo-baseline.json \
-        --policy docs/examples/results/ppo-baseline.npz
+    nice -n 10 python tools/ppo_baseline.py --reward shaped --steps 350208 --seed 0 \
+        --json docs/examples/results/ppo-shaped.json \
+        --policy docs/examples/results/ppo-shaped.npz
 """
 
 from __future__ import annotations
@@ -55,9 +57,8 @@ from pegs_rules import __version__
 from pegs_rules.board import is_home
 from pegs_rules.rl import TeamEnv
 from pegs_rules.rl.env import Observation
-from pegs_rules.rl.history import RECENT, ply_size
 from pegs_rules.rl.mlp import MaskedMlp
-from pegs_rules.rl.observation import observation_size
+from pegs_rules.rl.shaping import ShapedReward
 from pegs_rules.rl.team import Policy
 from pegs_rules.seeding import derive_seed
 from pegs_rules.simulate import wilson
@@ -77,12 +78,13 @@ class Flat(gymnasium.ObservationWrapper[npt.NDArray[np.float32], int, Observatio
     """:class:`~pegs_rules.rl.TeamEnv` with the observation as one vector (:data:`KEYS`) and
     its mask kept for ``MaskablePPO`` (:meth:`action_masks`)."""
 
-    def __init__(self, env: TeamEnv) -> None:
+    def __init__(self, env: gymnasium.Env[Observation, int]) -> None:
         super().__init__(env)
-        players = env.game.players
-        size = observation_size(players) + RECENT * ply_size(players)
+        space = env.observation_space
+        assert isinstance(space, gymnasium.spaces.Dict)
+        size = sum(space[key].shape[0] for key in KEYS)
         self.observation_space = gymnasium.spaces.Box(0.0, 1.0, (size,), np.float32)
-        self.mask: npt.NDArray[np.bool_] = np.zeros(env.actions.size, dtype=np.bool_)
+        self.mask: npt.NDArray[np.bool_] = np.zeros(space["action_mask"].shape, dtype=np.bool_)
 
     def observation(self, observation: Observation) -> npt.NDArray[np.float32]:
         self.mask = observation["action_mask"].astype(bool)
@@ -93,9 +95,10 @@ class Flat(gymnasium.ObservationWrapper[npt.NDArray[np.float32], int, Observatio
         return self.mask
 
 
-def environment(team: int) -> Flat:
-    """A training environment: ``team`` against ``medium``."""
-    return Flat(TeamEnv(players=4, team=team, opponents=OPPONENTS))
+def environment(team: int, reward: str, gamma: float) -> Flat:
+    """A training environment: ``team`` against ``medium``, rewarded as ``reward`` says."""
+    env = TeamEnv(players=4, team=team, opponents=OPPONENTS)
+    return Flat(env if reward == "terminal" else ShapedReward(env, gamma))
 
 
 def play(deal: int, policy: Policy) -> dict[str, Any]:
@@ -198,7 +201,8 @@ class Curve:
         began = time.process_time()
         spent = self.training_seconds()
         policy = export(self.model)
-        wins = won([play(deal, policy) for deal in CURVE])
+        played = [play(deal, policy) for deal in CURVE]
+        wins, home = won(played), sum(game["home"] for game in played)
         steps = self.model.num_timesteps
         self.points.append(
             {
@@ -206,12 +210,13 @@ class Curve:
                 "games": self.games,
                 "cpu_seconds": round(spent, 1),
                 "wins": wins,
+                "home": home,
                 "deals": len(CURVE),
             }
         )
         print(
             f"{steps:8d} steps, {self.games:5d} games, {spent / 60:5.1f} CPU min: "
-            f"won {wins} of {len(CURVE)}",
+            f"won {wins} of {len(CURVE)}, {home / len(CURVE):.2f} pegs home a game",
             flush=True,
         )
         self.checking += time.process_time() - began
@@ -253,14 +258,19 @@ def evaluate(policy: MaskedMlp, code: str) -> dict[str, Any]:
     began = time.process_time()
     test = [play(deal, policy) for deal in TEST]
     testing = time.process_time() - began
-    anchor = [play(deal, randomly(deal)) for deal in TEST]
     return {
         "test_commit": code,
         "test_command": command(),
         "test_cpu_seconds": round(testing, 1),
         "test": test,
-        "random": [{key: g[key] for key in ("deal", "team", "winner", "home")} for g in anchor],
+        "random": anchor(TEST),
     }
+
+
+def anchor(deals: range) -> list[dict[str, Any]]:
+    """The games of ``deals`` played by a uniformly random legal action (:func:`randomly`)."""
+    played = (play(deal, randomly(deal)) for deal in deals)
+    return [{key: g[key] for key in ("deal", "team", "winner", "turns", "home")} for g in played]
 
 
 def command() -> str:
@@ -285,7 +295,9 @@ def train(args: argparse.Namespace, code: str) -> dict[str, Any]:
         "activation": "tanh",
         "action_head_init": "zero",
     }
-    envs = DummyVecEnv([partial(environment, i % 2) for i in range(args.envs)])
+    envs = DummyVecEnv(
+        [partial(environment, i % 2, args.reward, config["gamma"]) for i in range(args.envs)]
+    )
     model = MaskablePPO(
         "MlpPolicy",
         envs,
@@ -336,6 +348,8 @@ def train(args: argparse.Namespace, code: str) -> dict[str, Any]:
         "training_deals": [TRAINING, TRAINING + args.envs],
         "curve_deals": [CURVE.start, CURVE.stop],
         "test_deals": [TEST.start, TEST.stop],
+        "reward": args.reward,
+        "curve_random": anchor(CURVE),
         "steps": model.num_timesteps,
         "games": curve.games,
         "config": config,
@@ -352,6 +366,12 @@ def main() -> None:
     parser.add_argument("--checkpoints", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--envs", type=int, default=4)
+    parser.add_argument(
+        "--reward",
+        choices=("terminal", "shaped"),
+        default="terminal",
+        help="the game's result alone, or with potential-based shaping (pegs_rules.rl.shaping)",
+    )
     parser.add_argument("--json", required=True, help="write the results here")
     parser.add_argument("--policy", required=True, help="export the policy's weights here")
     parser.add_argument(
