@@ -6,12 +6,19 @@ result of each test game; the run the page reports is committed as
 it as SVG (matplotlib) into ``docs/_generated/learning/``, with the directive's
 content as its caption: the share of the last 200 training games won, against
 the CPU minutes spent, and the test's share of new deals won with its 95%
-Wilson interval.
+Wilson interval. ``.. learning-chart:: ppo`` draws the masked-PPO baseline's
+two runs (``tools/ppo_baseline.py``), ``ppo-baseline.json`` (terminal reward)
+and ``ppo-shaped.json`` (shaped): the share of the held-out deals won at each
+checkpoint and of the test deals (diamonds), with their 95% Wilson intervals,
+and the pegs brought home a game at each checkpoint and in the test (with its
+95% interval), beside a random legal move's.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +60,73 @@ def chart_curve(path: Path) -> None:
     save(plt, figure, path)
 
 
-CHARTS = {"curve": chart_curve}
+def share(wins: int, games: int) -> tuple[float, list[float], list[float]]:
+    """``wins`` of ``games`` in percent, with the distances down and up to its Wilson interval."""
+    low, high = wilson(wins, games)
+    mid = wins / games
+    return mid * 100, [(mid - low) * 100], [(high - mid) * 100]
+
+
+def mean_home(games: list[dict[str, Any]]) -> tuple[float, list[float]]:
+    """The mean pegs brought home in ``games``, and the half-width of its 95% interval."""
+    homes = [game["home"] for game in games]
+    return statistics.fmean(homes), [1.96 * statistics.stdev(homes) / math.sqrt(len(homes))]
+
+
+def chart_ppo(path: Path) -> None:
+    runs = {
+        reward: json.loads((RESULTS / f"ppo-{name}.json").read_text(encoding="utf-8"))
+        for reward, name in (("terminal", "baseline"), ("shaped", "shaped"))
+    }
+    colours = {"terminal": OKABE_ITO["orange"], "shaped": OKABE_ITO["blue"]}
+    plt = pyplot()
+    figure, (won_axes, home_axes) = plt.subplots(1, 2, figsize=(9, 3.9))
+    ends = []
+    for reward, run in runs.items():
+        colour, end = colours[reward], run["cpu_seconds"] / 60
+        ends.append(end)
+        minutes = [point["cpu_seconds"] / 60 for point in run["curve"]]
+        shares = [share(point["wins"], point["deals"]) for point in run["curve"]]
+        won_axes.errorbar(
+            minutes,
+            [mid for mid, _, _ in shares],
+            yerr=[[low for _, (low,), _ in shares], [high for _, _, (high,) in shares]],
+            fmt="o-",
+            color=colour,
+            capsize=3,
+            label=f"{reward} reward",
+        )
+        wins = sum(game["winner"] == game["team"] for game in run["test"])
+        mid, low, high = share(wins, len(run["test"]))
+        won_axes.errorbar([end], [mid], yerr=[low, high], fmt="D", color=colour, capsize=4)
+        if all("home" in point for point in run["curve"]):
+            home_axes.plot(
+                minutes,
+                [point["home"] / point["deals"] for point in run["curve"]],
+                "o-",
+                color=colour,
+                label=f"{reward} reward",
+            )
+        mean, half = mean_home(run["test"])
+        home_axes.errorbar([end], [mean], yerr=half, fmt="D", color=colour, capsize=4)
+    anchor, _ = mean_home(runs["shaped"]["curve_random"])
+    home_axes.axhline(anchor, color=OKABE_ITO["black"], linestyle=":", linewidth=1)
+    home_axes.text(0, anchor + 0.1, "random legal move", fontsize=8)
+    deals = runs["shaped"]["curve"][0]["deals"]
+    won_axes.set_title(f"Games won against medium ({deals} held-out deals)", fontsize=10)
+    won_axes.set_ylabel("games won, %")
+    won_axes.set_ylim(0, 100)
+    home_axes.set_title("Pegs the agent's team brought home, of 10", fontsize=10)
+    home_axes.set_ylabel("pegs home, mean a game")
+    home_axes.set_ylim(0, 10)
+    for axes in (won_axes, home_axes):
+        axes.set_xlim(-max(ends) * 0.02, max(ends) * 1.05)
+        axes.set_xlabel("CPU minutes of training")
+    won_axes.legend(loc="upper left", frameon=False)
+    save(plt, figure, path)
+
+
+CHARTS = {"curve": chart_curve, "ppo": chart_ppo}
 
 
 class LearningChartDirective(ChartDirective):
