@@ -4,7 +4,8 @@ the records as their games give them.
 
 ``tools/ppo_baseline.py`` (torch and sb3-contrib) trained the policies and wrote their records
 and weights: ``docs/examples/results/ppo-baseline.{json,npz}`` (the first run, the game's result
-its only reward) and ``ppo-shaped.{json,npz}`` (with shaping, :mod:`pegs_rules.rl.shaping`).
+its only reward), ``ppo-shaped.{json,npz}`` (with shaping, :mod:`pegs_rules.rl.shaping`) and
+``ppo-undiscounted.{json,npz}`` (with shaping, the discount 1 instead of 0.995).
 """
 
 from __future__ import annotations
@@ -34,12 +35,15 @@ from pegs_rules.rl.team import Policy  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 RESULTS = DOCS / "examples" / "results"
+NAMES = {"terminal": "baseline", "shaped": "shaped", "undiscounted": "undiscounted"}
+"""The runs, each by its reward and its files' name: the game's result alone (the first), shaped,
+and shaped with the discount 1."""
 RUNS: dict[str, dict[str, Any]] = {
     reward: json.loads((RESULTS / f"ppo-{name}.json").read_text(encoding="utf-8"))
-    for reward, name in (("terminal", "baseline"), ("shaped", "shaped"))
+    for reward, name in NAMES.items()
 }
-"""The two runs, by reward: the game's result alone (the first), and shaped."""
-WEIGHTS = {"terminal": RESULTS / "ppo-baseline.npz", "shaped": RESULTS / "ppo-shaped.npz"}
+WEIGHTS = {reward: RESULTS / f"ppo-{name}.npz" for reward, name in NAMES.items()}
+GAMMAS = {"terminal": 0.995, "shaped": 0.995, "undiscounted": 1.0}
 
 
 def won(games: list[dict[str, Any]]) -> int:
@@ -71,8 +75,11 @@ def test_the_record_names_its_code_versions_and_seeds(reward: str) -> None:
     }
     assert f"--seed {run['seed']}" in run["command"]
     # The first run predates --reward; its default, terminal, is what it trained with.
-    assert ("--reward shaped" in run["command"]) == (reward == "shaped")
-    assert run.get("reward", "terminal") == reward
+    assert ("--reward shaped" in run["command"]) == (reward != "terminal")
+    assert run.get("reward", "terminal") == ("terminal" if reward == "terminal" else "shaped")
+    # The first two predate --gamma; its default, 0.995, is what both trained with.
+    assert ("--gamma 1.0" in run["command"]) == (reward == "undiscounted")
+    assert run["config"]["gamma"] == GAMMAS[reward]
     assert run["opponents"] == "medium" and run["players"] == 4
     deals = [game["deal"] for game in run["test"]]
     assert deals == list(range(*run["test_deals"])) and len(deals) >= 400
@@ -86,13 +93,15 @@ def test_the_record_names_its_code_versions_and_seeds(reward: str) -> None:
     assert decisions >= 500 and agreed >= 0.99 * decisions
 
 
-def test_both_runs_met_the_same_deals_and_the_same_random_anchor() -> None:
-    terminal, shaped = RUNS["terminal"], RUNS["shaped"]
+def test_the_runs_met_the_same_deals_and_the_same_random_anchor() -> None:
+    terminal, shaped, undiscounted = RUNS.values()
     for key in ("seed", "envs", "training_deals", "curve_deals", "test_deals", "steps", "random"):
-        assert terminal[key] == shaped[key], key
-    assert terminal["config"] == shaped["config"]
-    assert [game["deal"] for game in shaped["curve_random"]] == list(range(*shaped["curve_deals"]))
-    assert all(0 <= point["home"] <= 10 * point["deals"] for point in shaped["curve"])
+        assert terminal[key] == shaped[key] == undiscounted[key], key
+    assert shaped["curve_random"] == undiscounted["curve_random"]
+    assert terminal["config"] == shaped["config"] == {**undiscounted["config"], "gamma": 0.995}
+    for run in (shaped, undiscounted):
+        assert [game["deal"] for game in run["curve_random"]] == list(range(*run["curve_deals"]))
+        assert all(0 <= point["home"] <= 10 * point["deals"] for point in run["curve"])
 
 
 def replay(policy: Policy, deal: int, team: int) -> tuple[int | None, int, int, str]:
@@ -180,12 +189,13 @@ def test_the_page_reports_the_run(reward: str) -> None:
     assert f"{run['agreement'][0]:,} of {run['agreement'][1]:,}" in prose
 
 
-def test_the_page_tabulates_both_runs_and_the_anchor() -> None:
+def test_the_page_tabulates_the_runs_and_the_anchor() -> None:
     page = (DOCS / "rl.rst").read_text(encoding="utf-8")
     prose = " ".join(page.split())
     rows = {
         "terminal reward (the first run)": RUNS["terminal"]["test"],
         "shaped reward": RUNS["shaped"]["test"],
+        "undiscounted shaped reward": RUNS["undiscounted"]["test"],
         "a random legal move": RUNS["shaped"]["random"],
     }
     for name, games in rows.items():
@@ -197,14 +207,14 @@ def test_the_page_tabulates_both_runs_and_the_anchor() -> None:
         )
         assert row in prose, row
     anchor = RUNS["shaped"]["random"]
+    labels = {"terminal": "terminal", "shaped": "shaped", "undiscounted": "undiscounted shaped"}
     for reward, run in RUNS.items():
         home, turns = (
             [a - b for a, b in zip(column(run["test"], key), column(anchor, key), strict=True)]
             for key in ("home", "turns")
         )
-        said = (
-            f"{reward} reward, pegs home: {mean_interval(home)}; turns: {mean_interval(turns, 1)}"
-        )
+        said = f"{labels[reward]} reward, pegs home: {mean_interval(home)}; turns: "
+        said += mean_interval(turns, 1)
         assert said in prose, said
     curve = RUNS["shaped"]["curve_random"]
     assert (

@@ -4,8 +4,8 @@ The agent plays both seats of one team of a 4-player game (:class:`~pegs_rules.r
 against two ``medium`` bots, seeing each seat's observation and the last moves (``observation``
 and ``history``, concatenated) and choosing among the legal actions only (the mask). Reward: 1
 for a win, -1 for a loss, at the game's end; with ``--reward shaped``, plus the potential-based
-shaping of :class:`pegs_rules.rl.shaping.ShapedReward` at each decision (the discount its
-``gamma``). Half the training environments play team 0, half team 1.
+shaping of :class:`pegs_rules.rl.shaping.ShapedReward` at each decision (its discount PPO's,
+``--gamma``, 0.995 unless told). Half the training environments play team 0, half team 1.
 
 Seeds: ``--seed`` seeds torch, numpy and Python's generator (``MaskablePPO(seed=...)``);
 training environment ``i`` is first dealt from seed ``TRAINING + i``, its later games from the
@@ -285,7 +285,7 @@ def train(args: argparse.Namespace, code: str) -> dict[str, Any]:
         "batch_size": 256,
         "n_epochs": 4,
         "learning_rate": 3e-4,
-        "gamma": 0.995,
+        "gamma": args.gamma,
         "gae_lambda": 0.95,
         "clip_range": 0.2,
         "ent_coef": 0.01,
@@ -367,6 +367,12 @@ def main() -> None:
     parser.add_argument("--checkpoints", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--envs", type=int, default=4)
+    parser.add_argument(
+        "--gamma",
+        type=float,
+        default=0.995,
+        help="the discount, PPO's and the shaping's (1: undiscounted)",
+    )
     parser.add_argument(
         "--reward",
         choices=("terminal", "shaped"),

@@ -7,11 +7,10 @@ it as SVG (matplotlib) into ``docs/_generated/learning/``, with the directive's
 content as its caption: the share of the last 200 training games won, against
 the CPU minutes spent, and the test's share of new deals won with its 95%
 Wilson interval. ``.. learning-chart:: ppo`` draws the masked-PPO baseline's
-two runs (``tools/ppo_baseline.py``), ``ppo-baseline.json`` (terminal reward)
-and ``ppo-shaped.json`` (shaped): the share of the held-out deals won at each
-checkpoint and of the test deals (diamonds), with their 95% Wilson intervals,
-and the pegs brought home a game at each checkpoint and in the test (with its
-95% interval), beside a random legal move's.
+three runs (``tools/ppo_baseline.py``, :data:`PPO_RUNS`): the share of the
+held-out deals won at each checkpoint and of the test deals (diamonds), with
+their 95% Wilson intervals, and the pegs brought home a game at each checkpoint
+and in the test (with its 95% interval), beside a random legal move's.
 """
 
 from __future__ import annotations
@@ -73,17 +72,27 @@ def mean_home(games: list[dict[str, Any]]) -> tuple[float, list[float]]:
     return statistics.fmean(homes), [1.96 * statistics.stdev(homes) / math.sqrt(len(homes))]
 
 
+PPO_RUNS = (
+    ("terminal reward", "baseline"),
+    ("shaped reward", "shaped"),
+    ("undiscounted shaped reward", "undiscounted"),
+)
+"""The masked-PPO runs, each as its label and its files' name: ``ppo-baseline.json``
+(the game's result its only reward), ``ppo-shaped.json`` (shaped) and
+``ppo-undiscounted.json`` (shaped, the discount 1)."""
+
+
 def chart_ppo(path: Path) -> None:
     runs = {
-        reward: json.loads((RESULTS / f"ppo-{name}.json").read_text(encoding="utf-8"))
-        for reward, name in (("terminal", "baseline"), ("shaped", "shaped"))
+        label: json.loads((RESULTS / f"ppo-{name}.json").read_text(encoding="utf-8"))
+        for label, name in PPO_RUNS
     }
-    colours = {"terminal": OKABE_ITO["orange"], "shaped": OKABE_ITO["blue"]}
+    colours = dict(zip(runs, (OKABE_ITO[c] for c in ("orange", "blue", "green")), strict=True))
     plt = pyplot()
     figure, (won_axes, home_axes) = plt.subplots(1, 2, figsize=(9, 3.9))
     ends = []
-    for reward, run in runs.items():
-        colour, end = colours[reward], run["cpu_seconds"] / 60
+    for label, run in runs.items():
+        colour, end = colours[label], run["cpu_seconds"] / 60
         ends.append(end)
         minutes = [point["cpu_seconds"] / 60 for point in run["curve"]]
         shares = [share(point["wins"], point["deals"]) for point in run["curve"]]
@@ -94,7 +103,7 @@ def chart_ppo(path: Path) -> None:
             fmt="o-",
             color=colour,
             capsize=3,
-            label=f"{reward} reward",
+            label=label,
         )
         wins = sum(game["winner"] == game["team"] for game in run["test"])
         mid, low, high = share(wins, len(run["test"]))
@@ -105,14 +114,14 @@ def chart_ppo(path: Path) -> None:
                 [point["home"] / point["deals"] for point in run["curve"]],
                 "o-",
                 color=colour,
-                label=f"{reward} reward",
+                label=label,
             )
         mean, half = mean_home(run["test"])
         home_axes.errorbar([end], [mean], yerr=half, fmt="D", color=colour, capsize=4)
-    anchor, _ = mean_home(runs["shaped"]["curve_random"])
+    anchor, _ = mean_home(runs["shaped reward"]["curve_random"])
     home_axes.axhline(anchor, color=OKABE_ITO["black"], linestyle=":", linewidth=1)
     home_axes.text(0, anchor + 0.1, "random legal move", fontsize=8)
-    deals = runs["shaped"]["curve"][0]["deals"]
+    deals = runs["shaped reward"]["curve"][0]["deals"]
     won_axes.set_title(f"Games won against medium ({deals} held-out deals)", fontsize=10)
     won_axes.set_ylabel("games won, %")
     won_axes.set_ylim(0, 100)
