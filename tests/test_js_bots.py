@@ -4,22 +4,16 @@ is in docs/javascript.rst), and the chooser's answer to a request it cannot read
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from typing import Any
 
 from jsengine import ROOT, node_command
+from scripts import load_script
 
 
 def _differential() -> Any:
     """``tools/bot_differential.py`` as a module (``tools`` is no package)."""
     path = ROOT / "tools" / "bot_differential.py"
-    spec = importlib.util.spec_from_file_location("bot_differential", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bot_differential"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(path, "bot_differential")
 
 
 def test_hard_and_expert_choose_as_this_librarys() -> None:

@@ -4,16 +4,14 @@ writes now (``python tools/js_golden.py`` writes it again)."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from scripts import load_script
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "js_golden.py"
 
 
 def test_the_golden_documents_are_what_this_library_writes() -> None:
-    spec = importlib.util.spec_from_file_location("js_golden", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(TOOL, "js_golden")
     written = module.GOLDEN.read_text(encoding="utf-8")
     assert written == module.golden(), "run python tools/js_golden.py and commit the file"

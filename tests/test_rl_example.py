@@ -8,14 +8,13 @@ from docs/examples/results/td-learner.json, not run here.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from scripts import load_script
 
 from pegs_rules.simulate import wilson
 
@@ -27,12 +26,7 @@ RUN = DOCS / "examples" / "results" / "td-learner.json"
 
 
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("td_learner_example", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLE, "td_learner_example")
 
 
 def test_a_few_games_of_training_then_test_games() -> None:

@@ -9,19 +9,18 @@ records of every game, never from the summaries the results files also hold.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
 import re
 import secrets
 import shutil
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from scripts import load_script
 from test_study import config_of
 
 from pegs_rules.bots.td import shipped_weights
@@ -50,14 +49,7 @@ QUICK = ("rr-easy-random", "rr-medium-random", "rr-medium-easy")
 
 def figures() -> ModuleType:
     """docs/strength/figures.py, which computes the page's figures."""
-    spec = importlib.util.spec_from_file_location(
-        "strength_figures", DOCS / "strength" / "figures.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script(DOCS / "strength" / "figures.py", "strength_figures")
 
 
 def computed(results: Path = RESULTS) -> str:
@@ -382,10 +374,7 @@ def test_a_replay_finds_a_game_whose_record_was_changed() -> None:
 def test_a_sample_of_the_joker_match_replays() -> None:
     """The ideas' match whose bots do not search (the expert's evaluation alone against greedy)
     replays: ten games, drawn anew each test run; the time-budget matches say why they cannot."""
-    spec = importlib.util.spec_from_file_location("strength_ideas", DOCS / "strength" / "ideas.py")
-    assert spec is not None and spec.loader is not None
-    ideas = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ideas)
+    ideas = load_script(DOCS / "strength" / "ideas.py", "strength_ideas")
     for path in sorted(RESULTS.glob("idea-*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         made = data["provenance"]

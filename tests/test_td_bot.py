@@ -4,18 +4,17 @@ zero weights do not."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import random
 import re
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from played import shuffle_hidden
+from scripts import load_script
 
 from pegs_rules import apply, legal_moves, new_game, view
 from pegs_rules.bots import BOTS, GreedyBot, TdBot, decide, make_bot, play
@@ -29,12 +28,7 @@ RUN = ROOT / "docs" / "examples" / "results" / "td-learner.json"
 
 
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("td_learner_for_bot", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLE, "td_learner_for_bot")
 
 
 def test_td_is_a_named_bot_with_the_shipped_weights() -> None:
