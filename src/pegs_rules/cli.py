@@ -101,17 +101,31 @@ def seconds(text: str) -> float:
 
 
 DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
+LONGEST = 36_500 * 86_400
+"""The longest time an option takes (a hundred years: forever, as far as a game is concerned,
+and well inside what a database's date arithmetic holds)."""
 
 
 def duration(text: str) -> float:
-    """An option type: a positive time, in seconds, or with a unit: ``90s``, ``60m``, ``24h``, ``30d``."""
+    """An option type: a positive time, in seconds, or with a unit: ``90s``, ``60m``, ``24h``,
+    ``30d``; at most :data:`LONGEST`.
+
+    >>> duration("60m")
+    3600.0
+    >>> duration("99999999999999999999d")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: not a time: '99999999999999999999d' (seconds, or a number and s, m, h or d, at most 36500d)
+    """
     unit = DURATION_UNITS.get(text[-1:].lower())
     try:
-        return seconds(text[:-1] if unit else text) * (unit or 1)
+        value = seconds(text[:-1] if unit else text) * (unit or 1)
     except argparse.ArgumentTypeError:
+        value = math.inf
+    if value > LONGEST:
         raise argparse.ArgumentTypeError(
-            f"not a time: {text!r} (seconds, or a number and s, m, h or d)"
-        ) from None
+            f"not a time: {text!r} (seconds, or a number and s, m, h or d, at most 36500d)"
+        )
+    return value
 
 
 def at_least(minimum: int) -> Callable[[str], int]:
