@@ -18,3 +18,16 @@ export function wholeIn(
   if (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max) return value;
   throw new make(`${name}: expected a whole number ${min}..${max}, not ${repr(value)}`);
 }
+
+/**
+ * Whether `value` is an array each of whose items passes `item`. Unlike `Array.prototype.every`,
+ * a hole in a sparse array (`[, 1]`, which a JavaScript caller can make and JSON cannot) is an
+ * item, `undefined`, and fails.
+ */
+export function isArrayOf<T>(value: unknown, item: (x: unknown) => x is T): value is T[];
+export function isArrayOf(value: unknown, item: (x: unknown) => boolean): value is unknown[];
+export function isArrayOf(value: unknown, item: (x: unknown) => boolean): value is unknown[] {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (!item(value[i])) return false;
+  return true;
+}

@@ -15,7 +15,7 @@
  * @module
  */
 import { locationName, START, type Location } from "./board.js";
-import { wholeIn } from "./args.js";
+import { isArrayOf, wholeIn } from "./args.js";
 import { cardSymbol, countCards, formatCards, isRank, RANKS, type Rank } from "./cards.js";
 import { PegsError } from "./errors.js";
 import { repr } from "./text.js";
@@ -63,7 +63,7 @@ const FIELDS: Readonly<Record<string, readonly (readonly [string, (value: unknow
   passed: [["seat", isCount]],
   peg_moved: [["seat", isCount], ["from", Number.isSafeInteger], ["to", Number.isSafeInteger]],
   peg_displaced: [["seat", isCount], ["from", Number.isSafeInteger], ["to", Number.isSafeInteger]],
-  cards_drawn: [["seat", isCount], ["count", isCount], ["cards", (v) => v === null || (Array.isArray(v) && v.every(isRank))]],
+  cards_drawn: [["seat", isCount], ["count", isCount], ["cards", (v) => v === null || isArrayOf(v, isRank)]],
   reshuffled: [["cards", isCount], ["number", isCount]],
   game_over: [["winner", (v) => v === 0 || v === 1]],
 };

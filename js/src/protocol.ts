@@ -10,6 +10,7 @@
  * @module
  */
 import { buildDeck, cardOf, cardsOf, countCards, type Rank } from "./cards.js";
+import { isArrayOf } from "./args.js";
 import { FormatError, IllegalMoveError, PegsError, quoted } from "./errors.js";
 import { parseJson, stringify, type Json } from "./json.js";
 import { legalMoves } from "./movegen.js";
@@ -103,7 +104,7 @@ const ANSWERS: Record<string, (request: Record<string, unknown>) => Answer> = {
     let rules: Rules;
     if ("preset" in request) {
       const house = request["house_rules"] ?? [];
-      if (!Array.isArray(house) || !house.every((line) => typeof line === "string")) {
+      if (!Array.isArray(house) || !isArrayOf(house, (line) => typeof line === "string")) {
         throw new ProtocolError("house_rules: a list of 'FIELD: VALUE' strings");
       }
       rules = findPreset(field(request, "preset", "string"));

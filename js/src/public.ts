@@ -5,6 +5,7 @@
  * @module
  */
 import * as board from "./board.js";
+import { isArrayOf } from "./args.js";
 import * as bots from "./bots.js";
 import type { Pegs } from "./bots.js";
 import { cardOf as cardOfText, cardSymbol as symbolOf, formatCards as formatText, isRank, type Rank } from "./cards.js";
@@ -86,7 +87,7 @@ export function cardOf(symbol: string): Rank | undefined {
 
 /** Cards as symbols separated by spaces. */
 export function formatCards(cards: readonly Rank[]): string {
-  if (Array.isArray(cards) && cards.every(isRank)) return formatText(cards);
+  if (isArrayOf(cards, isRank)) return formatText(cards);
   throw new NotationError(`expected an array of cards (1..14), not ${repr(cards)}`);
 }
 
@@ -96,8 +97,8 @@ function pegsOf(pegs: unknown): Pegs {
   const row = (locs: unknown): boolean =>
     Array.isArray(locs) &&
     locs.length === board.PEGS_PER_SEAT &&
-    locs.every((p, i) => Number.isInteger(p) && board.isValidLocation(p as number, players) && (i === 0 || (locs[i - 1] as number) <= (p as number)));
-  if (board.SEAT_COUNTS.includes(players) && (pegs as unknown[]).every(row)) return pegs as Pegs;
+    Array.from(locs).every((p, i) => Number.isInteger(p) && board.isValidLocation(p as number, players) && (i === 0 || (locs[i - 1] as number) <= (p as number)));
+  if (board.SEAT_COUNTS.includes(players) && isArrayOf(pegs, row)) return pegs as Pegs;
   throw new PositionError(`expected the pegs of 4, 6 or 8 seats, five sorted locations each, not ${repr(pegs)}`);
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 import { START } from "./board.js";
+import { isArrayOf } from "./args.js";
 import { countCards, buildDeck, isRank, type Rank } from "./cards.js";
 import { FormatError, IllegalMoveError, NotationError, PegsError, PositionError, ReplayError } from "./errors.js";
 import { moveText, parseNotation, type Move } from "./moves.js";
@@ -88,7 +89,7 @@ function recordProblems(record: GameRecord): string[] {
   const deck = record.deck;
   if (deck !== null) {
     if (dealer === null) problems.push("dealer: a record with a deck order names its dealer");
-    if (!(Array.isArray(deck) && deck.every(isRank))) {
+    if (!(isArrayOf(deck, isRank))) {
       problems.push("deck: expected an array of cards");
     } else if (players) {
       const [decks, jokers] = deckFor(record.rules, players);

@@ -26,6 +26,7 @@
  *
  * @module
  */
+import { isArrayOf } from "./args.js";
 import {
   comeOutHole,
   HOME_BASE,
@@ -128,7 +129,7 @@ function checkState(state: unknown): asserts state is Drawable {
     const ok =
       Array.isArray(locs) &&
       locs.length <= PEGS_PER_SEAT &&
-      locs.every((p) => Number.isInteger(p) && isValidLocation(p as number, pegs.length));
+      isArrayOf(locs, (p) => Number.isInteger(p) && isValidLocation(p as number, pegs.length));
     if (!ok) throw new PositionError(`cannot draw seat ${seat}'s pegs: not all on this board`);
   });
   const turnOk = Number.isInteger(turn) && (turn as number) >= 0 && (turn as number) < pegs.length;

@@ -6,6 +6,7 @@
  * @module
  */
 import { RulesError } from "./errors.js";
+import { isArrayOf } from "./args.js";
 import { frozenMap } from "./frozen.js";
 import { repr } from "./text.js";
 
@@ -241,14 +242,14 @@ function check(rules: Rules): void {
   if (
     !Array.isArray(counts) ||
     counts.length === 0 ||
-    !counts.every((n) => isInt(n) && (n === 4 || n === 6 || n === 8))
+    !isArrayOf(counts, (n) => isInt(n) && (n === 4 || n === 6 || n === 8))
   ) {
     throw new RulesError(`player_counts: some of 4, 6 and 8, not ${repr(counts)}`);
   }
   const rows: unknown = rules.decks;
   if (
     !Array.isArray(rows) ||
-    !rows.every((row) => Array.isArray(row) && row.length === 3 && row.every(isInt))
+    !isArrayOf(rows, (row) => Array.isArray(row) && row.length === 3 && isArrayOf(row, isInt))
   ) {
     throw new RulesError(`decks: rows of (players, decks, jokers), not ${repr(rows)}`);
   }
@@ -270,7 +271,7 @@ function check(rules: Rules): void {
   if (
     !Array.isArray(values) ||
     values.length !== 3 ||
-    !values.every((v) => isInt(v) && v >= 1 && v <= 13)
+    !isArrayOf(values, (v) => isInt(v) && v >= 1 && v <= 13)
   ) {
     throw new RulesError(`face_values: a face card moves 1..13 holes, not ${repr(values)}`);
   }

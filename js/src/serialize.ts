@@ -14,6 +14,7 @@
  * @module
  */
 import { locationName, parseLocation, type Location } from "./board.js";
+import { isArrayOf } from "./args.js";
 import { cardOf, cardSymbol, isRank, type Rank } from "./cards.js";
 import { FormatError, PegsError } from "./errors.js";
 import { checkedEvents, eventText, type GameEvent } from "./events.js";
@@ -581,15 +582,15 @@ export function viewError(value: unknown): string | undefined {
   const winner = v["winner"];
   if (!(winner === null || winner === 0 || winner === 1)) return `winner: expected 0, 1 or null, not ${repr(winner)}`;
   const pegs = v["pegs"];
-  if (!(Array.isArray(pegs) && pegs.every((row) => Array.isArray(row) && row.every(Number.isSafeInteger)))) {
+  if (!(isArrayOf(pegs, (row) => isArrayOf(row, Number.isSafeInteger)))) {
     return "pegs: expected an array of arrays of locations, one per seat";
   }
   for (const name of ["hand", "discardPile"]) {
     const cards = v[name];
-    if (!(Array.isArray(cards) && cards.every(isRank))) return `${name}: expected an array of cards`;
+    if (!(isArrayOf(cards, isRank))) return `${name}: expected an array of cards`;
   }
   const sizes = v["handSizes"];
-  if (!(Array.isArray(sizes) && sizes.every(Number.isSafeInteger))) return "handSizes: expected an array of counts";
+  if (!(isArrayOf(sizes, Number.isSafeInteger))) return "handSizes: expected an array of counts";
   return viewProblem(value as PlayerView, true);
 }
 

@@ -17,6 +17,7 @@
  * @module
  */
 import { isHome, isValidLocation, locationName, PEGS_PER_SEAT, START, teamOf } from "./board.js";
+import { isArrayOf } from "./args.js";
 import { cardSymbol, countCards, isRank, RANKS, type Rank } from "./cards.js";
 import { PositionError } from "./errors.js";
 import { deckFor, rulesProblem, type Rules } from "./rules.js";
@@ -159,7 +160,7 @@ export function guarded<T>(state: unknown, work: () => T): T {
 }
 
 function isRows(rows: unknown, item: (x: unknown) => boolean): boolean {
-  return Array.isArray(rows) && rows.every((row) => Array.isArray(row) && row.every(item));
+  return isArrayOf(rows, (row) => isArrayOf(row, item));
 }
 
 function or(words: readonly string[]): string {
@@ -223,7 +224,7 @@ function cardProblems(
   }
   for (const name of ["drawPile", "discardPile"]) {
     const pile = s[name];
-    if (!(Array.isArray(pile) && pile.every(isRank))) {
+    if (!(isArrayOf(pile, isRank))) {
       problems.push(`${name === "drawPile" ? "draw_pile" : "discard_pile"}: expected an array of cards`);
       ok = false;
     }

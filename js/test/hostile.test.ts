@@ -123,6 +123,19 @@ const junk = fc.oneof(
 );
 
 describe("hand-built states and moves", () => {
+  test("arrays with holes (which JSON cannot make) are refused, not read as empty", () => {
+    const move = legalMoves(sample)[0] as Move;
+    for (const [field, holed] of [
+      ["hands", new Array<number[]>(4)],
+      ["drawPile", Object.assign(new Array<number>(2), { 1: 5 })], // [, 5]
+      ["pegs", [new Array<number>(5), ...sample.pegs.slice(1)]],
+    ] as const) {
+      const broken: GameState = { ...sample, [field]: holed };
+      expect(() => legalMoves(broken)).toThrow(PegsError);
+      expect(() => applyWithEvents(broken, move)).toThrow(PegsError);
+      expect(validate(broken).some((problem) => problem.startsWith(field === "drawPile" ? "draw_pile" : field))).toBe(true);
+    }
+  });
   const fields = ["rules", "pegs", "hands", "drawPile", "discardPile", "turn", "dealer", "seed", "reshuffles", "ply", "winner"] as const;
   test("a state with junk in any field gets only the package's errors", () => {
     fc.assert(
